@@ -1,0 +1,68 @@
+# Comenzile cursului. Pe o mașină nouă ajung două:
+#   make lab    — pregătește mediul (dacă e nevoie) și deschide JupyterLab pe curs
+#   make test   — pregătește mediul (dacă e nevoie) și rulează toate testele
+# Pentru instructor:
+#   make validare — execută toate notebook-urile pe mașina curentă și scrie un raport în build/validare
+# Întreținere:
+#   make insigne  — regenerează insignele Colab și celula de pregătire din adresa cursului
+#   make curata   — șterge cache-urile și ce produc testele (niciodată un notebook)
+#
+# Variabile utile:
+#   PYTHON=python3.12      interpretorul cu care se creează .venv
+#   FARA_INSTALARE=1       folosește Python-ul existent (cu pachetele lui), fără .venv și fără rețea
+#   LAB_ARGS="--no-browser --ip=0.0.0.0 --port=8888"   JupyterLab pe o mașină la distanță
+
+PYTHON ?= python3
+VENV := .venv
+IPYWIDGETS7 := $(VENV)/ipywidgets7
+NBVAL_ARGS ?= --nbval-lax --nbval-current-env --nbval-cell-timeout=900
+
+ifeq ($(FARA_INSTALARE),1)
+PY := $(PYTHON)
+MEDIU := mediu-existent
+else
+PY := $(VENV)/bin/python
+MEDIU := $(VENV)/.instalat
+endif
+
+.PHONY: lab test validare insigne curata curata-tot mediu-existent
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Se reinstalează doar când se schimbă lista de dependențe.
+$(VENV)/.instalat: requirements.txt pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -r requirements.txt
+	$(PY) -m pip install --no-deps -e .
+	# ipywidgets 7.7.1 (cel de pe Colab), separat, doar pentru testul de compatibilitate al exploratoarelor
+	$(PY) -m pip install --no-deps --target $(IPYWIDGETS7) "ipywidgets==7.7.1" ipython_genutils
+	touch $@
+
+mediu-existent:
+	$(PY) -m pip install --no-deps --no-build-isolation -e . >/dev/null 2>&1 || true
+	$(PY) -c "import curs_compilare, nbval, nbclient, ipykernel"
+
+lab: $(MEDIU)
+	$(PY) -m jupyter lab --ServerApp.root_dir="$(CURDIR)" \
+		--LabApp.default_url=/lab/tree/notebooks $(LAB_ARGS)
+
+# Testele: pachetul, verificările de conținut, apoi nbval execută fiecare notebook și fiecare
+# soluție, în profilul „rapid” (dimensiuni mici). conftest.py verifică la final că notebook-urile
+# au rămas neatinse.
+test: $(MEDIU)
+	CURS_PROFIL=rapid $(PY) -m pytest -q tests notebooks solutions $(NBVAL_ARGS) --durations=15
+
+validare: $(MEDIU)
+	$(PY) -m curs_compilare.validare --iesire build/validare
+
+insigne: $(MEDIU)
+	$(PY) -m curs_compilare.depozit
+
+curata:
+	rm -rf build .pytest_cache *.egg-info
+	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -print \
+		| xargs rm -rf
+
+curata-tot: curata
+	rm -rf $(VENV)

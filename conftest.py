@@ -1,0 +1,32 @@
+"""Configurația comună a testelor: verifică la final că rularea testelor (nbval execută
+notebook-urile) a lăsat `notebooks/` și `solutions/` neatinse, octet cu octet."""
+
+import hashlib
+from pathlib import Path
+
+RADACINA = Path(__file__).resolve().parent
+DOSARE_PAZITE = ("notebooks", "solutions")
+
+
+def _amprente() -> dict:
+    amprente = {}
+    for dosar in DOSARE_PAZITE:
+        for cale in sorted((RADACINA / dosar).rglob("*")):
+            if cale.is_file() and ".ipynb_checkpoints" not in cale.parts:
+                amprente[cale.relative_to(RADACINA).as_posix()] = hashlib.sha256(cale.read_bytes()).hexdigest()
+    return amprente
+
+
+def pytest_sessionstart(session):
+    session.config._amprente_initiale = _amprente()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    initiale = getattr(session.config, "_amprente_initiale", None)
+    if initiale is None:
+        return
+    finale = _amprente()
+    schimbate = sorted(k for k in set(initiale) | set(finale) if initiale.get(k) != finale.get(k))
+    if schimbate:
+        print("\nTestele au modificat fișiere din notebooks/ sau solutions/: " + ", ".join(schimbate))
+        session.exitstatus = 1

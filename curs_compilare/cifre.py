@@ -1,0 +1,95 @@
+"""Cifrele-cheie ale fiecărui capitol: cele măsurate acum și cele de referință.
+
+Un capitol apelează `inregistreaza(...)` pentru fiecare cifră importantă pe care a măsurat-o
+(lățime de bandă, accelerare, secunde de compilare). Când rulează sub `make validare`,
+cifrele ajung în raportul validării; altfel funcția doar întoarce valoarea.
+
+`referinta()` citește cifrele de referință livrate cu cursul (măsurate pe un H200), pe care
+capitolele le arată acolo unde mașina ta nu poate măsura singură (de exemplu fără GPU).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+__all__ = [
+    "inregistreaza",
+    "referinta",
+    "afiseaza_referinta",
+    "radacina_cursului",
+    "format_numar",
+    "VARIABILA_FISIER",
+]
+
+#: Variabila de mediu cu fișierul (JSON Lines) în care se adună cifrele sub `make validare`.
+VARIABILA_FISIER = "CURS_FISIER_CIFRE"
+
+#: Fișierul cu rezultatele de referință, relativ la rădăcina cursului.
+FISIER_REFERINTA = Path("assets") / "referinta_h200" / "rezultate.json"
+
+
+def format_numar(valoare: float) -> str:
+    """Un număr scris ca în prosa cursului: „4 239”, „3,8”, „0,125”."""
+    if abs(valoare) >= 100:
+        return f"{valoare:,.0f}".replace(",", " ")
+    return f"{valoare:.3g}".replace(".", ",")
+
+
+def radacina_cursului() -> Path | None:
+    """Dosarul cursului (cel cu `assets/`): din CURS_RADACINA, de lângă pachet, sau urcând
+    din dosarul curent. None dacă nu-l găsește."""
+    candidati = []
+    if os.environ.get("CURS_RADACINA"):
+        candidati.append(Path(os.environ["CURS_RADACINA"]))
+    candidati.append(Path(__file__).resolve().parent.parent)
+    aici = Path.cwd().resolve()
+    candidati.extend([aici, *aici.parents])
+    for dosar in candidati:
+        if (dosar / "assets").is_dir() and (dosar / "notebooks").is_dir():
+            return dosar
+    return None
+
+
+def inregistreaza(cheie: str, valoare: float, unitate: str, descriere: str):
+    """Notează o cifră măsurată de capitol și o întoarce neschimbată.
+
+    `cheie` are forma „capitol.nume” (de exemplu „00.plafon_copiere”)."""
+    fisier = os.environ.get(VARIABILA_FISIER)
+    if fisier:
+        inregistrare = {
+            "cheie": cheie,
+            "valoare": float(valoare),
+            "unitate": unitate,
+            "descriere": descriere,
+        }
+        with open(fisier, "a", encoding="utf-8") as f:
+            f.write(json.dumps(inregistrare, ensure_ascii=False) + "\n")
+    return valoare
+
+
+def referinta() -> dict:
+    """Rezultatele de referință (dicționarul din `assets/referinta_h200/rezultate.json`),
+    sau {} dacă fișierul nu se găsește."""
+    radacina = radacina_cursului()
+    if radacina is None or not (radacina / FISIER_REFERINTA).is_file():
+        return {}
+    return json.loads((radacina / FISIER_REFERINTA).read_text(encoding="utf-8"))
+
+
+def afiseaza_referinta(prefix: str = "") -> dict:
+    """Afișează cifrele de referință ale căror chei încep cu `prefix` și le întoarce."""
+    date = referinta()
+    if not date:
+        print("Nu am găsit cifrele de referință ale cursului (assets/referinta_h200/).")
+        return {}
+    cifre = {c["cheie"]: c for c in date.get("cifre", []) if c["cheie"].startswith(prefix)}
+    mediu = date.get("mediu", {})
+    print(
+        f"Cifre de referință măsurate pe {mediu.get('gpu', 'GPU-ul de referință')} "
+        f"(torch {mediu.get('torch', '?')}) — NU pe mașina ta:"
+    )
+    for c in cifre.values():
+        print(f"  {c['descriere']}: {format_numar(c['valoare'])} {c['unitate']}")
+    return cifre

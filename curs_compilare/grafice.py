@@ -1,0 +1,144 @@
+"""Grafice cu etichete în română, aceleași în toate capitolele.
+
+- `grafic_variante`: variante ale aceleiași operații, una lângă alta (bare);
+- `grafic_dimensiuni`: timp sau lățime de bandă în funcție de dimensiune, cu plafonul desenat;
+- `grafic_rentabilitate`: timpul cumulat eager vs compilat și punctul în care compilarea
+  s-a amortizat.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import matplotlib.pyplot as plt
+from matplotlib import ticker
+
+from .masurare import Masuratoare, prag_rentabilitate
+
+__all__ = ["grafic_variante", "grafic_dimensiuni", "grafic_rentabilitate", "format_octeti"]
+
+
+def format_octeti(octeti: float) -> str:
+    """„4 KiB”, „16 MiB”, „1 GiB” — pentru etichetele axelor."""
+    for unitate, factor in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if octeti >= factor:
+            return f"{octeti / factor:g} {unitate}"
+    return f"{octeti:g} B"
+
+
+def grafic_variante(
+    variante: Mapping[str, Masuratoare | float],
+    titlu: str = "",
+    unitate: str = "ms",
+    ax=None,
+):
+    """Bare orizontale, câte una pe variantă, cu mediana (și intervalul 20–80%) și factorul
+    față de prima variantă scris lângă fiecare bară. Valorile simple (float) sunt în `unitate`."""
+    factor = {"s": 1.0, "ms": 1e3, "µs": 1e6}[unitate]
+    nume = list(variante)
+    medii, erori = [], [[], []]
+    for n in nume:
+        v = variante[n]
+        if isinstance(v, Masuratoare):
+            m = v.mediana_s * factor
+            medii.append(m)
+            erori[0].append(m - v.cuantila20_s * factor)
+            erori[1].append(v.cuantila80_s * factor - m)
+        else:
+            medii.append(float(v))
+            erori[0].append(0.0)
+            erori[1].append(0.0)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 0.6 * len(nume) + 1.2))
+    pozitii = range(len(nume))
+    culori = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    ax.barh(pozitii, medii, xerr=erori, color=[culori[i % len(culori)] for i in pozitii], capsize=3)
+    ax.set_yticks(list(pozitii), nume)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"timp pe apelare ({unitate}, mediana; mai puțin e mai bine)")
+    referinta = medii[0]
+    for i, m in enumerate(medii):
+        text = f" {m:.3g} {unitate}"
+        if i > 0 and m > 0:
+            text += f"  ({referinta / m:.2f}× față de prima)".replace(".", ",")
+        ax.text(m, i, text, va="center")
+    ax.set_xlim(0, max(medii) * 1.8)
+    if titlu:
+        ax.set_title(titlu)
+    ax.figure.tight_layout()
+    return ax
+
+
+def grafic_dimensiuni(
+    dimensiuni_octeti: Sequence[float],
+    serii: Mapping[str, Sequence[float]],
+    marime: str = "GB/s",
+    plafon: float | None = None,
+    eticheta_plafon: str = "plafonul de copiere măsurat",
+    titlu: str = "",
+    ax=None,
+):
+    """Una sau mai multe serii în funcție de dimensiunea datelor (axe logaritmice).
+
+    `marime` este eticheta axei verticale („GB/s”, „ms” ...); `plafon`, dacă e dat, se
+    desenează ca linie orizontală întreruptă — acoperișul pe care nu-l poți depăși.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    for nume, valori in serii.items():
+        ax.plot(dimensiuni_octeti, valori, marker="o", label=nume)
+    if plafon is not None:
+        ax.axhline(plafon, linestyle="--", color="black", linewidth=1, label=eticheta_plafon)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    pozitii = list(dimensiuni_octeti)
+    ax.set_xticks(pozitii, [format_octeti(d) for d in pozitii], rotation=45)
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+    ax.yaxis.set_minor_formatter(ticker.LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
+    ax.set_xlabel("dimensiunea tensorului de intrare")
+    ax.set_ylabel(marime)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend()
+    if titlu:
+        ax.set_title(titlu)
+    ax.figure.tight_layout()
+    return ax
+
+
+def grafic_rentabilitate(
+    timp_prima_s: float,
+    timp_eager_s: float,
+    timp_compilat_s: float,
+    numar_apelari: int | None = None,
+    titlu: str = "",
+    ax=None,
+):
+    """Timpul total după n apelări, eager vs compilat, și apelarea de la care compilarea
+    s-a amortizat (`prag_rentabilitate`). Întoarce (ax, prag)."""
+    prag = prag_rentabilitate(timp_prima_s, timp_eager_s, timp_compilat_s)
+    if numar_apelari is None:
+        numar_apelari = max(10, int((prag or 10) * 2))
+    n = list(range(1, numar_apelari + 1))
+    eager = [k * timp_eager_s for k in n]
+    compilat = [timp_prima_s + (k - 1) * timp_compilat_s for k in n]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(n, eager, label="eager")
+    ax.plot(n, compilat, label="compilat (prima apelare include compilarea)")
+    if prag is not None and prag <= numar_apelari:
+        ax.axvline(prag, linestyle="--", color="gray")
+        ax.annotate(
+            f"se amortizează la apelarea {prag}",
+            xy=(prag, prag * timp_eager_s),
+            xytext=(10, -30),
+            textcoords="offset points",
+            arrowprops=dict(arrowstyle="->"),
+        )
+    ax.set_xlabel("numărul de apelări")
+    ax.set_ylabel("timp total (s)")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    if titlu:
+        ax.set_title(titlu)
+    ax.figure.tight_layout()
+    return ax, prag

@@ -1,0 +1,179 @@
+"""Validarea cursului pe mașina curentă — comanda instructorului (`make validare`).
+
+Execută fiecare notebook din `notebooks/` și `solutions/` (pe GPU, dacă există unul) și scrie
+un raport în `build/validare/`:
+
+- `raport.md` — mașina, versiunile, starea și durata fiecărui notebook, cifrele-cheie;
+- `rezultate.json` — aceleași date, pentru a fi păstrate ca rezultate de referință;
+- `durate.png` — durata fiecărui notebook;
+- `executate/` — notebook-urile executate, cu ieșirile lor, de răsfoit.
+
+    python -m curs_compilare.validare [--iesire build/validare] [--limita-celula 1200] [NOTEBOOK ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .cifre import VARIABILA_FISIER, format_numar
+from .mediu import detecteaza_mediul
+
+
+def _executa(cale: Path, dosar_executate: Path, limita_celula: int) -> dict:
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+    nb = nbformat.read(cale, as_version=4)
+    fd, fisier_cifre = tempfile.mkstemp(prefix="cifre_", suffix=".jsonl")
+    os.close(fd)
+    os.environ[VARIABILA_FISIER] = fisier_cifre
+    client = NotebookClient(
+        nb,
+        timeout=limita_celula,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(cale.parent)}},
+    )
+    eroare = None
+    start = time.perf_counter()
+    try:
+        client.execute()
+    except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
+        eroare = str(e).strip().splitlines()
+        eroare = "\n".join(eroare[-15:])
+    durata = time.perf_counter() - start
+    os.environ.pop(VARIABILA_FISIER, None)
+    dosar_executate.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, dosar_executate / cale.name)
+    cifre = []
+    with open(fisier_cifre, encoding="utf-8") as f:
+        for rand in f:
+            if rand.strip():
+                inregistrare = json.loads(rand)
+                inregistrare["notebook"] = cale.as_posix()
+                cifre.append(inregistrare)
+    os.unlink(fisier_cifre)
+    return {"cale": cale.as_posix(), "trecut": eroare is None, "secunde": durata, "eroare": eroare, "cifre": cifre}
+
+
+def _descriere_mediu() -> dict:
+    mediu = detecteaza_mediul()
+    return {
+        "dispozitiv": mediu.dispozitiv,
+        "gpu": mediu.nume_gpu or "niciunul (CPU)",
+        "capabilitate": ".".join(map(str, mediu.capabilitate)) if mediu.capabilitate else None,
+        "numar_sm": mediu.numar_sm,
+        "python": mediu.versiune_python,
+        "torch": mediu.versiune_torch,
+        "triton": mediu.versiune_triton,
+        "profil": mediu.profil,
+    }
+
+
+def _grafic_durate(rezultate: list[dict], cale: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    nume = [Path(r["cale"]).stem for r in rezultate]
+    durate = [r["secunde"] for r in rezultate]
+    culori = ["#34a853" if r["trecut"] else "#d93025" for r in rezultate]
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(nume) + 1.2))
+    ax.barh(range(len(nume)), durate, color=culori)
+    ax.set_yticks(range(len(nume)), nume)
+    ax.invert_yaxis()
+    ax.set_xlabel("durata execuției (s); verde = trecut, roșu = eșuat")
+    for i, d in enumerate(durate):
+        ax.text(d, i, f" {d:.0f} s", va="center")
+    ax.set_xlim(0, max(durate) * 1.25 if durate else 1)
+    fig.tight_layout()
+    fig.savefig(cale, dpi=110)
+    plt.close(fig)
+
+
+def _raport_markdown(date: dict) -> str:
+    mediu = date["mediu"]
+    randuri = [
+        "# Raportul validării cursului",
+        "",
+        f"Data: {date['data']}. Durata totală: {format_numar(date['secunde_total'])} s.",
+        "",
+        "## Mașina",
+        "",
+        f"- dispozitiv: {mediu['gpu']}"
+        + (f" (capabilitate {mediu['capabilitate']}, {mediu['numar_sm']} SM)" if mediu["capabilitate"] else ""),
+        f"- Python {mediu['python']}, torch {mediu['torch']}, triton {mediu['triton'] or 'neinstalat'}",
+        f"- profil de dimensiuni: {mediu['profil']}",
+        "",
+        "## Notebook-urile",
+        "",
+        "| notebook | stare | durată |",
+        "|---|---|---|",
+    ]
+    for r in date["notebookuri"]:
+        stare = "trecut" if r["trecut"] else "**EȘUAT**"
+        randuri.append(f"| `{r['cale']}` | {stare} | {format_numar(r['secunde'])} s |")
+    randuri += ["", "![Durata fiecărui notebook](durate.png)", "", "## Cifrele-cheie măsurate", ""]
+    if date["cifre"]:
+        randuri += ["| cifră | valoare | notebook |", "|---|---|---|"]
+        for c in date["cifre"]:
+            randuri.append(
+                f"| {c['descriere']} | {format_numar(c['valoare'])}{'' if c['unitate'] == '×' else ' '}{c['unitate']} "
+                f"| `{Path(c['notebook']).name}` |"
+            )
+    else:
+        randuri.append("Niciun notebook n-a înregistrat cifre.")
+    esecuri = [r for r in date["notebookuri"] if not r["trecut"]]
+    if esecuri:
+        randuri += ["", "## Erori", ""]
+        for r in esecuri:
+            randuri += [f"### `{r['cale']}`", "", "```", r["eroare"] or "", "```", ""]
+    return "\n".join(randuri) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Execută notebook-urile cursului și scrie un raport.")
+    parser.add_argument("notebookuri", nargs="*", help="implicit: notebooks/*.ipynb și solutions/*.ipynb")
+    parser.add_argument("--iesire", default="build/validare", help="dosarul raportului")
+    parser.add_argument("--limita-celula", type=int, default=1200, help="secunde, cel mult, pentru o celulă")
+    argumente = parser.parse_args(argv)
+
+    cai = [Path(c) for c in argumente.notebookuri] or (
+        sorted(Path("notebooks").glob("*.ipynb")) + sorted(Path("solutions").glob("*.ipynb"))
+    )
+    iesire = Path(argumente.iesire)
+    iesire.mkdir(parents=True, exist_ok=True)
+    mediu = _descriere_mediu()
+    print(f"Validez {len(cai)} notebook-uri pe {mediu['gpu']} (torch {mediu['torch']})", flush=True)
+
+    start = time.perf_counter()
+    rezultate = []
+    for cale in cai:
+        r = _executa(cale, iesire / "executate", argumente.limita_celula)
+        print(f"  {'trecut' if r['trecut'] else 'EȘUAT '}  {r['secunde']:7.1f} s  {cale}", flush=True)
+        rezultate.append(r)
+    date = {
+        "data": dt.datetime.now().isoformat(timespec="seconds"),
+        "secunde_total": time.perf_counter() - start,
+        "mediu": mediu,
+        "notebookuri": [{k: v for k, v in r.items() if k != "cifre"} for r in rezultate],
+        "cifre": [c for r in rezultate for c in r["cifre"]],
+    }
+    (iesire / "rezultate.json").write_text(json.dumps(date, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    _grafic_durate(rezultate, iesire / "durate.png")
+    (iesire / "raport.md").write_text(_raport_markdown(date), encoding="utf-8")
+    trecute = sum(r["trecut"] for r in rezultate)
+    print(f"{trecute} trecute, {len(rezultate) - trecute} eșuate; raportul: {iesire / 'raport.md'}")
+    return 0 if trecute == len(rezultate) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
