@@ -20,6 +20,7 @@ __all__ = [
     "afiseaza_referinta",
     "radacina_cursului",
     "format_numar",
+    "cu_substantiv",
     "VARIABILA_FISIER",
 ]
 
@@ -35,6 +36,20 @@ def format_numar(valoare: float) -> str:
     if abs(valoare) >= 100:
         return f"{valoare:,.0f}".replace(",", " ")
     return f"{valoare:.3g}".replace(".", ",")
+
+
+def cu_substantiv(numar: float, singular: str, plural: str) -> str:
+    """Un număr urmat de substantiv, cu „de” unde îl cere româna: „1 apelare”, „19 apelări”,
+    „20 de apelări”, „132 de multiprocesoare”, „4 194 304 elemente”."""
+    if numar == 1:
+        return f"1 {singular}"
+    text = format_numar(numar)
+    if float(numar).is_integer():
+        rest = int(abs(numar)) % 100
+        if rest >= 20 or (rest == 0 and abs(numar) >= 100):
+            return f"{text} de {plural}"
+        return f"{text} {plural}"
+    return f"{text} {plural}"  # numerele cu zecimale: „2,5 secunde”
 
 
 def radacina_cursului() -> Path | None:

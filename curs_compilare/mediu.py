@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import torch
 
+from .cifre import cu_substantiv
+
 #: Numărul minim de multiprocesoare (SM) de la care Inductor folosește șabloanele sale de
 #: GEMM la `max-autotune`; sub el afișează „Not enough SMs to use max_autotune_gemm mode”.
 SM_MINIM_GEMM_AUTOTUNE = 68
@@ -60,8 +62,9 @@ class Mediu:
             major, minor = self.capabilitate or (0, 0)
             randuri.append(f"Dispozitiv: GPU {self.nume_gpu} ({loc})")
             randuri.append(
-                f"  capabilitate {major}.{minor}, {self.numar_sm} multiprocesoare (SM), "
-                f"{self.memorie_gpu_gib:.0f} GiB memorie"
+                f"  capabilitate {major}.{minor}, "
+                f"{cu_substantiv(self.numar_sm, 'multiprocesor', 'multiprocesoare')} (SM), "
+                f"{self.memorie_gpu_gib:.0f} GiB de memorie"
             )
             randuri.append(
                 "  bf16 nativ: " + ("da" if self.bf16_nativ else "nu (folosește float16 sau float32)")
@@ -71,7 +74,7 @@ class Mediu:
                 + (
                     "disponibile"
                     if self.gemm_autotune_posibil
-                    else f"indisponibile (sunt necesare cel puțin {SM_MINIM_GEMM_AUTOTUNE} SM)"
+                    else f"indisponibile (sunt necesare cel puțin {SM_MINIM_GEMM_AUTOTUNE} de SM)"
                 )
             )
         else:
@@ -166,7 +169,7 @@ def detecteaza_mediul() -> Mediu:
     observatii = []
     if numar_sm < SM_MINIM_GEMM_AUTOTUNE:
         observatii.append(
-            f"Observație: GPU-ul are {numar_sm} SM, sub cele {SM_MINIM_GEMM_AUTOTUNE} de care au "
+            f"Observație: GPU-ul are {cu_substantiv(numar_sm, 'SM', 'SM')}, sub cele {SM_MINIM_GEMM_AUTOTUNE} de care au "
             "nevoie șabloanele GEMM ale lui Inductor; max-autotune va regla doar restul kernel-urilor."
         )
     return Mediu(
@@ -175,7 +178,7 @@ def detecteaza_mediul() -> Mediu:
         capabilitate=capabilitate,
         numar_sm=numar_sm,
         memorie_gpu_gib=proprietati.total_memory / 2**30,
-        # bf16 nativ începe cu Ampere (8.0); T4 (7.5) îl doar emulează, lent.
+        # bf16 nativ începe cu Ampere (8.0); T4 (7.5) doar îl emulează, lent.
         bf16_nativ=capabilitate >= (8, 0),
         gemm_autotune_posibil=numar_sm >= SM_MINIM_GEMM_AUTOTUNE,
         observatii=tuple(observatii),

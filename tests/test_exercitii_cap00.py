@@ -179,7 +179,7 @@ def _fara_niciodata(prima, eager, compilat):
 @pytest.mark.parametrize(
     "gresit, fragment",
     [
-        (lambda p, e, c: None if prag_formula(p, e, c) is None else prag_formula(p, e, c) - 1, "cu unu prea puțin"),
+        (lambda p, e, c: None if prag_formula(p, e, c) is None else prag_formula(p, e, c) - 1, "cu una prea puțin"),
         (lambda p, e, c: None if c >= e else math.ceil(p / (e - c)), "n − 1"),
         (lambda p, e, c: None if c >= e else (p - c) / (e - c), "întreg"),
         (_fara_niciodata, "None"),

@@ -63,3 +63,13 @@ def test_referinta_se_gaseste_si_se_afiseaza(capsys):
 def test_format_numar():
     assert cifre.format_numar(4239.4) == "4 239"
     assert cifre.format_numar(3.84) == "3,84"
+
+
+def test_cu_substantiv_pune_de_unde_trebuie():
+    assert cifre.cu_substantiv(1, "apelare", "apelări") == "1 apelare"
+    assert cifre.cu_substantiv(19, "apelare", "apelări") == "19 apelări"
+    assert cifre.cu_substantiv(20, "apelare", "apelări") == "20 de apelări"
+    assert cifre.cu_substantiv(132, "multiprocesor", "multiprocesoare") == "132 de multiprocesoare"
+    assert cifre.cu_substantiv(105, "element", "elemente") == "105 elemente"
+    assert cifre.cu_substantiv(4194304, "element", "elemente") == "4 194 304 elemente"
+    assert cifre.cu_substantiv(67108864, "element", "elemente") == "67 108 864 de elemente"

@@ -48,7 +48,8 @@ def test_gpu_simulat_in_rezumat_la_putine_sm():
     text = m.rezumat()
     assert "Tesla T4" in text and "Colab" in text
     assert "bf16 nativ: nu" in text
-    assert f"cel puțin {mediu.SM_MINIM_GEMM_AUTOTUNE} SM" in text
+    assert f"cel puțin {mediu.SM_MINIM_GEMM_AUTOTUNE} de SM" in text
+    assert "40 de multiprocesoare" in text
 
 
 def test_compilatorul_cpp_e_gasit_pe_masina_de_test():

@@ -74,7 +74,7 @@ def apeleaza(functie: Callable, *argumente, **argumente_numite) -> Any:
     """Apelează codul cursantului; orice excepție devine o `GresealaCursant` cu explicație."""
     if not callable(functie):
         raise GresealaCursant(
-            f"Am așteptat o funcție, dar am primit {type(functie).__name__}. Dă numele funcției, fără paranteze."
+            f"Trebuia o funcție, dar am primit {type(functie).__name__}. Dă numele funcției, fără paranteze."
         )
     try:
         return functie(*argumente, **argumente_numite)
@@ -99,7 +99,7 @@ def compara_tensori(obtinut: Any, asteptat: torch.Tensor, context: str = "", rto
     if obtinut is None:
         raise GresealaCursant(f"Funcția a întors None{unde}: ai uitat `return`?")
     if not isinstance(obtinut, torch.Tensor):
-        raise GresealaCursant(f"Am așteptat un tensor{unde}, dar am primit {type(obtinut).__name__}.")
+        raise GresealaCursant(f"Trebuia un tensor{unde}, dar am primit {type(obtinut).__name__}.")
     if obtinut.shape != asteptat.shape:
         raise GresealaCursant(
             f"Forma rezultatului e {tuple(obtinut.shape)}, dar trebuia {tuple(asteptat.shape)}{unde}."
@@ -120,7 +120,7 @@ def compara_tensori(obtinut: Any, asteptat: torch.Tensor, context: str = "", rto
         pozitie = tuple(int(i) for i in torch.unravel_index(diferenta.argmax(), diferenta.shape))
         gresite = int((~torch.isclose(obtinut.double(), asteptat.double(), equal_nan=True)).sum())
         raise GresealaCursant(
-            f"Valorile diferă{unde}: {gresite} din {asteptat.numel()} elemente sunt greșite; "
+            f"Valorile diferă{unde}. Elemente greșite: {gresite} din {asteptat.numel()}; "
             f"cea mai mare diferență e la poziția {pozitie}: ai {obtinut[pozitie].item():.6g}, "
             f"trebuia {asteptat[pozitie].item():.6g}."
         ) from None
@@ -133,7 +133,7 @@ def cere_numar(valoare: Any, ce: str) -> float:
     if isinstance(valoare, torch.Tensor) and valoare.numel() == 1:
         valoare = valoare.item()
     if isinstance(valoare, bool) or not isinstance(valoare, numbers.Real):
-        raise GresealaCursant(f"Pentru {ce} am așteptat un număr, dar am primit {type(valoare).__name__}.")
+        raise GresealaCursant(f"Pentru {ce} trebuia un număr, dar am primit {type(valoare).__name__}.")
     valoare = float(valoare)
     if math.isnan(valoare) or math.isinf(valoare):
         raise GresealaCursant(f"Pentru {ce} ai obținut {valoare}: verifică împărțirile.")

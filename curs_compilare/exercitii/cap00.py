@@ -7,6 +7,7 @@ import random
 
 import torch
 
+from ..cifre import cu_substantiv
 from ..masurare import GPUSimulat, prag_rentabilitate
 from .baza import GresealaCursant, Rezultat, apeleaza, cere_numar, verificare
 
@@ -34,8 +35,8 @@ def exercitiul_1(masoara_corect) -> Rezultat:
             raport = valoare / durata_s
             if gpu.lansari < 2:
                 raise GresealaCursant(
-                    f"Ai lansat lucrarea doar de {gpu.lansari} ori: trebuie s-o repeți (încălzire, apoi "
-                    f"cele {repetari} repetări)."
+                    f"Ai lansat lucrarea de prea puține ori ({gpu.lansari}): trebuie s-o repeți (încălzire, "
+                    f"apoi cele {repetari} repetări)."
                 )
             if gpu.sincronizari == 0:
                 raise GresealaCursant(
@@ -55,14 +56,14 @@ def exercitiul_1(masoara_corect) -> Rezultat:
                 )
             if 500 < raport < 2000:
                 raise GresealaCursant(
-                    f"Ai întors {valoare:.4g}, de aproximativ 1000 de ori prea mult: probabil în milisecunde. "
+                    f"Ai întors {valoare:.4g}, de aproximativ 1000 de ori prea mult: probabil ai întors milisecunde. "
                     "Funcția trebuie să întoarcă secunde."
                 )
             if raport > 1.4:
                 raise GresealaCursant(
                     f"Ai obținut {valoare * 1e3:.2f} ms în loc de aproximativ {durata_s * 1e3:.0f} ms: ai "
                     "cronometrat și prima apelare, care compilează (aici, 150 ms). Fă încălzirea înainte "
-                    "să pornești cronometrul, sau folosește mediana."
+                    "să pornești cronometrul sau folosește mediana."
                 )
         return (
             "Bucla ta așteaptă GPU-ul, lasă compilarea în afara cronometrului și măsoară "
@@ -144,8 +145,8 @@ def _cazuri_rentabilitate():
         (9.0, 3.0, 1.0),  # granița exactă: 9 + 3·1 = 12 = 4·3, deci n = 4
         (20.0, 0.010, 0.004),
         (0.002, 0.003, 0.001),  # prima apelare e deja mai rapidă decât eager
-        (15.0, 0.005, 0.005),  # compilatul nu e mai rapid: nu se amortizează niciodată
-        (12.0, 0.004, 0.006),  # compilatul e mai lent
+        (15.0, 0.005, 0.005),  # varianta compilată nu e mai rapidă: nu se amortizează niciodată
+        (12.0, 0.004, 0.006),  # varianta compilată e mai lentă
     ]
     generator = random.Random(3)
     aleatoare = []
@@ -192,9 +193,10 @@ def exercitiul_3(prag_rentabilitate_cursant) -> Rezultat:
             fara_prima = math.ceil(prima / (eager - compilat)) if eager > compilat else None
             if valoare == asteptat - 1:
                 raise GresealaCursant(
-                    f"Pentru {descriere} ai întors {valoare}, cu unu prea puțin: după {valoare} apelări, "
-                    f"compilatul a costat {prima + (valoare - 1) * compilat:.6g} s, mai mult decât eager "
-                    f"({valoare * eager:.6g} s). Rotunjește în sus."
+                    f"Pentru {descriere} ai întors {valoare}, cu una prea puțin: după "
+                    f"{cu_substantiv(valoare, 'apelare', 'apelări')}, varianta compilată a costat "
+                    f"{prima + (valoare - 1) * compilat:.6g} s, mai mult decât eager ({valoare * eager:.6g} s). "
+                    "Rotunjește în sus."
                 )
             if valoare == fara_prima:
                 raise GresealaCursant(
