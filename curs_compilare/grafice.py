@@ -58,11 +58,11 @@ def grafic_variante(
     ax.set_xlabel(f"timp pe apelare ({unitate}, mediana; mai puțin e mai bine)")
     referinta = medii[0]
     for i, m in enumerate(medii):
-        text = f" {m:.3g} {unitate}"
+        text = f"  {m:.3g} {unitate}"
         if i > 0 and m > 0:
-            text += f"  ({referinta / m:.2f}× față de prima)".replace(".", ",")
-        ax.text(m, i, text, va="center")
-    ax.set_xlim(0, max(medii) * 1.8)
+            text += f"  ({referinta / m:.2f}× față de prima)"
+        ax.text(m + erori[1][i], i, text.replace(".", ","), va="center")
+    ax.set_xlim(0, max(m + e for m, e in zip(medii, erori[1])) * 1.8)
     if titlu:
         ax.set_title(titlu)
     ax.figure.tight_layout()
