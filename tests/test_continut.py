@@ -127,3 +127,20 @@ def test_readme_are_insigna_pentru_fiecare_capitol():
     readme = (RADACINA / "README.md").read_text(encoding="utf-8")
     for cale in CAPITOLE:
         assert depozit.adresa_colab(_id(cale)) in readme, f"README-ul nu are insigna pentru {cale.name}"
+
+
+def test_make_curata_nu_atinge_notebookurile(tmp_path):
+    """`make curata` rulează pe o copie a cursului și lasă notebook-urile neatinse."""
+    import shutil
+
+    if shutil.which("make") is None:
+        pytest.skip("make lipsește")
+    copie = tmp_path / "curs"
+    shutil.copytree(RADACINA, copie, ignore=shutil.ignore_patterns(".venv", ".git", ".whl"))
+    (copie / "build").mkdir(exist_ok=True)
+    (copie / "notebooks" / ".ipynb_checkpoints").mkdir()
+    inainte = {p.name: p.read_bytes() for p in (copie / "notebooks").glob("*.ipynb")}
+    subprocess.run(["make", "-s", "curata"], cwd=copie, check=True, capture_output=True)
+    assert not (copie / "build").exists()
+    assert not (copie / "notebooks" / ".ipynb_checkpoints").exists()
+    assert {p.name: p.read_bytes() for p in (copie / "notebooks").glob("*.ipynb")} == inainte
