@@ -21,6 +21,7 @@ __all__ = [
     "radacina_cursului",
     "format_numar",
     "cu_substantiv",
+    "cu_unitate",
     "VARIABILA_FISIER",
 ]
 
@@ -36,6 +37,11 @@ def format_numar(valoare: float) -> str:
     if abs(valoare) >= 100:
         return f"{valoare:,.0f}".replace(",", " ")
     return f"{valoare:.3g}".replace(".", ",")
+
+
+def cu_unitate(valoare: float, unitate: str) -> str:
+    """„4 226 GB/s”, „2,24 s”, dar „8,72×” (factorul se scrie lipit de număr)."""
+    return f"{format_numar(valoare)}{'' if unitate == '×' else ' '}{unitate}"
 
 
 def cu_substantiv(numar: float, singular: str, plural: str) -> str:
@@ -106,5 +112,5 @@ def afiseaza_referinta(prefix: str = "") -> dict:
         f"(torch {mediu.get('torch', '?')}) — NU pe mașina ta:"
     )
     for c in cifre.values():
-        print(f"  {c['descriere']}: {format_numar(c['valoare'])} {c['unitate']}")
+        print(f"  {c['descriere']}: {cu_unitate(c['valoare'], c['unitate'])}")
     return cifre

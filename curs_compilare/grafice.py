@@ -31,9 +31,13 @@ def grafic_variante(
     titlu: str = "",
     unitate: str = "ms",
     ax=None,
+    factor_fata_de_prima: bool = True,
+    logaritmic: bool = False,
 ):
-    """Bare orizontale, câte una pe variantă, cu mediana (și intervalul 20–80%) și factorul
-    față de prima variantă scris lângă fiecare bară. Valorile simple (float) sunt în `unitate`."""
+    """Bare orizontale, câte una pe variantă, cu mediana (și intervalul 20–80%) și, dacă
+    `factor_fata_de_prima`, factorul față de prima variantă scris lângă fiecare bară.
+    Valorile simple (float) sunt în `unitate`. `logaritmic` pune axa timpului pe scară
+    logaritmică, pentru valori care diferă de sute de ori."""
     factor = {"s": 1.0, "ms": 1e3, "µs": 1e6}[unitate]
     nume = list(variante)
     medii, erori = [], [[], []]
@@ -59,10 +63,15 @@ def grafic_variante(
     referinta = medii[0]
     for i, m in enumerate(medii):
         text = f"  {m:.3g} {unitate}"
-        if i > 0 and m > 0:
+        if factor_fata_de_prima and i > 0 and m > 0:
             text += f"  ({referinta / m:.2f}× față de prima)"
         ax.text(m + erori[1][i], i, text.replace(".", ","), va="center")
-    ax.set_xlim(0, max(m + e for m, e in zip(medii, erori[1])) * 1.8)
+    maxim = max(m + e for m, e in zip(medii, erori[1]))
+    if logaritmic:
+        ax.set_xscale("log")
+        ax.set_xlim(min(m for m in medii if m > 0) / 2, maxim * 20)
+    else:
+        ax.set_xlim(0, maxim * 1.8)
     if titlu:
         ax.set_title(titlu)
     ax.figure.tight_layout()

@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .cifre import VARIABILA_FISIER, format_numar
+from .cifre import VARIABILA_FISIER, cu_unitate, format_numar
 from .mediu import detecteaza_mediul
 
 
@@ -126,8 +126,7 @@ def _raport_markdown(date: dict) -> str:
         randuri += ["| cifră | valoare | notebook |", "|---|---|---|"]
         for c in date["cifre"]:
             randuri.append(
-                f"| {c['descriere']} | {format_numar(c['valoare'])}{'' if c['unitate'] == '×' else ' '}{c['unitate']} "
-                f"| `{Path(c['notebook']).name}` |"
+                f"| {c['descriere']} | {cu_unitate(c['valoare'], c['unitate'])} | `{Path(c['notebook']).name}` |"
             )
     else:
         randuri.append("Niciun notebook n-a înregistrat cifre.")

@@ -73,3 +73,15 @@ def test_cu_substantiv_pune_de_unde_trebuie():
     assert cifre.cu_substantiv(105, "element", "elemente") == "105 elemente"
     assert cifre.cu_substantiv(4194304, "element", "elemente") == "4 194 304 elemente"
     assert cifre.cu_substantiv(67108864, "element", "elemente") == "67 108 864 de elemente"
+
+
+def test_grafic_variante_logaritmic_fara_factor():
+    ax = grafice.grafic_variante({"a": 0.01, "b": 3.0}, factor_fata_de_prima=False, logaritmic=True)
+    assert ax.get_xscale() == "log"
+    assert not any("față de prima" in t.get_text() for t in ax.texts)
+    plt.close("all")
+
+
+def test_cu_unitate():
+    assert cifre.cu_unitate(8.72, "×") == "8,72×"
+    assert cifre.cu_unitate(4226.4, "GB/s") == "4 226 GB/s"
