@@ -167,12 +167,13 @@ def masoara(
     # cel puțin ~10 rulări și pentru funcțiile lente, dar nu mai mult de câteva secunde
     durata_s = max(timp_minim_s, min(10 * estimare_s, 5.0))
     rezultat = cronometru.blocked_autorange(min_run_time=durata_s)
+    # fiecare valoare din `times` e media unui bloc de `number_per_run` rulări
     rulari = len(rezultat.times) * rezultat.number_per_run
     if rulari < 10 and durata_s < 5.0:  # estimarea din încălzire a fost prea optimistă
         rezultat = cronometru.blocked_autorange(min_run_time=min(durata_s * 12 / max(rulari, 1), 10.0))
+        rulari = len(rezultat.times) * rezultat.number_per_run
     masuratoare = _din_timpi(list(rezultat.times), "torch.utils.benchmark", eticheta)
-    # fiecare valoare din `times` e media unui bloc de `number_per_run` rulări
-    return dataclasses.replace(masuratoare, numar_rulari=len(rezultat.times) * rezultat.number_per_run)
+    return dataclasses.replace(masuratoare, numar_rulari=rulari)
 
 
 def timp_prima_apelare(functie: Callable, *argumente, pe_gpu: bool | None = None) -> float:
