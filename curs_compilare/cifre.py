@@ -113,4 +113,6 @@ def afiseaza_referinta(prefix: str = "") -> dict:
     )
     for c in cifre.values():
         print(f"  {c['descriere']}: {cu_unitate(c['valoare'], c['unitate'])}")
+    if not cifre:
+        print(f"  (încă nu există cifre de referință pentru „{prefix}”)")
     return cifre
