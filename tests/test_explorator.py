@@ -18,16 +18,20 @@ import ipywidgets
 from curs_compilare.explorator import Control, exploreaza
 apelari = []
 caseta = exploreaza(
-    lambda n, nume: apelari.append((n, nume)),
+    lambda n, nume, activ: apelari.append((n, nume, activ)),
     n=Control("n", [("mic", 1), ("mare", 2)], implicit=2),
     nume=Control("nume", ["a", "b"]),
+    activ=Control("activ", [("nu", False), ("da", True)], implicit=True),
 )
 assert caseta is not None
-glisor, lista = caseta.children[0].children
+glisor, lista, comutator = caseta.children[0].children
 assert type(glisor).__name__ == "SelectionSlider" and type(lista).__name__ == "Dropdown"
-assert apelari[-1] == (2, "a"), apelari
+assert type(comutator).__name__ == "Dropdown"
+assert apelari[-1] == (2, "a", True), apelari
 glisor.value = 1
-assert apelari[-1] == (1, "a"), apelari
+assert apelari[-1] == (1, "a", True), apelari
+comutator.value = False
+assert apelari[-1] == (1, "a", False), apelari
 print(ipywidgets.__version__)
 """
 
