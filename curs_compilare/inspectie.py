@@ -3,7 +3,7 @@
 - `jurnal_torch(...)` — jurnalele `torch._logging` (echivalentul lui `TORCH_LOGS=...`), prinse
   într-un text pe care îl poți filtra și afișa pe bucăți;
 - `BackendInregistrare` — un backend propriu, care păstrează grafurile FX capturate de
-  TorchDynamo și le rulează neschimbate;
+  TorchDynamo și le rulează neschimbate (sau le dă lui Inductor);
 - `BackendAOT` — la fel, după AOTAutograd: graful înainte și graful înapoi, separate;
 - `NumaratorCompilari` — numără grafurile compilate (inclusiv recompilările);
 - `explica(...)` — `torch._dynamo.explain`, rezumat în română;
@@ -99,7 +99,6 @@ def jurnal_torch(**artefacte: bool):
     try:
         with _stderr_torch_catre(tampon):
             torch._logging.set_logs(**artefacte)
-            _leaga_fluxurile(tampon)  # manipulatorii creați chiar acum de set_logs
             yield jurnal
     finally:
         # În afara redirecționării: manipulatorii refăcuți scriu din nou pe ecran.
@@ -163,20 +162,20 @@ def _nume_tinta(nod: torch.fx.Node) -> str:
 
 class BackendInregistrare:
     """Backend pentru `torch.compile(..., backend=...)` care păstrează fiecare graf FX primit de
-    la TorchDynamo și îl rulează așa cum e (fără să-l optimizeze).
+    la TorchDynamo și apoi îl dă unui backend adevărat: `"eager"` (implicit: îl rulează așa cum
+    e, fără să-l optimizeze) sau `"inductor"`.
 
     Un backend e orice funcție `(graf_fx, exemple_de_intrari) -> funcție apelabilă`."""
 
-    def __init__(self, tipareste: bool = False):
+    def __init__(self, backend: str = "eager"):
+        self.backend = backend
         self.grafuri: list[torch.fx.GraphModule] = []
-        self.tipareste = tipareste
 
     def __call__(self, gm: torch.fx.GraphModule, exemple_intrari):
         self.grafuri.append(gm)
-        if self.tipareste:
-            print(f"--- graful {len(self.grafuri)}, număr de operații: {numara_operatii(gm)} ---")
-            print(gm.code.strip())
-        return gm.forward
+        if self.backend == "eager":
+            return gm.forward
+        return torch._dynamo.lookup_backend(self.backend)(gm, exemple_intrari)
 
     def operatii_pe_graf(self) -> list[int]:
         return [numara_operatii(g) for g in self.grafuri]
@@ -208,22 +207,13 @@ class BackendAOT:
         self.backend = aot_autograd(fw_compiler=compilator_inainte, bw_compiler=compilator_inapoi)
 
 
-class NumaratorCompilari:
-    """Backend care numără de câte ori Dynamo îi dă un graf de compilat (prima compilare,
-    fiecare graf de după o întrerupere și fiecare recompilare) și apoi îl transmite unui
-    backend adevărat (`"eager"`, implicit, sau `"inductor"`)."""
+class NumaratorCompilari(BackendInregistrare):
+    """`BackendInregistrare` văzut ca numărător: de câte ori i-a dat Dynamo un graf de compilat
+    (prima compilare, fiecare graf de după o întrerupere și fiecare recompilare)."""
 
-    def __init__(self, backend: str = "eager"):
-        self.backend = backend
-        self.compilari = 0
-        self.grafuri: list[torch.fx.GraphModule] = []
-
-    def __call__(self, gm: torch.fx.GraphModule, exemple_intrari):
-        self.compilari += 1
-        self.grafuri.append(gm)
-        if self.backend == "eager":
-            return gm.forward
-        return torch._dynamo.lookup_backend(self.backend)(gm, exemple_intrari)
+    @property
+    def compilari(self) -> int:
+        return len(self.grafuri)
 
 
 def motiv_scurt(text: str, maxim: int = 160) -> str:

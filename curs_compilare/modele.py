@@ -10,7 +10,7 @@ valoare cu valoare.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
@@ -44,9 +44,6 @@ class ConfiguratieTransformer:
     def __post_init__(self):
         if self.dim_model % self.nr_capete:
             raise ValueError("dim_model trebuie să se împartă exact la nr_capete")
-
-    def ca_dictionar(self) -> dict:
-        return asdict(self)
 
 
 def configuratie_pentru_mediu() -> ConfiguratieTransformer:

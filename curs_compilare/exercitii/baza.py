@@ -22,7 +22,14 @@ __all__ = [
     "compara_tensori",
     "cere_numar",
     "verificare",
+    "NESCRIS",
 ]
+
+#: Mesajul pentru o soluție încă nescrisă (funcția ridică NotImplementedError).
+NESCRIS = (
+    "Încă n-ai scris soluția: funcția ridică NotImplementedError. "
+    "Înlocuiește linia `raise NotImplementedError` cu codul tău."
+)
 
 
 @dataclass
@@ -81,10 +88,7 @@ def apeleaza(functie: Callable, *argumente, **argumente_numite) -> Any:
     except GresealaCursant:
         raise
     except NotImplementedError:
-        raise GresealaCursant(
-            "Încă n-ai scris soluția: funcția ridică NotImplementedError. "
-            "Înlocuiește linia `raise NotImplementedError` cu codul tău."
-        ) from None
+        raise GresealaCursant(NESCRIS) from None
     except Exception as eroare:  # orice altă eroare a codului cursantului
         sfat = next((s for tip, s in _SFATURI.items() if isinstance(eroare, tip)), "")
         raise GresealaCursant(

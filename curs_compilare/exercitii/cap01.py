@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from ..inspectie import BackendInregistrare, numara_operatii
-from .baza import GresealaCursant, Rezultat, compara_tensori, verificare
+from .baza import NESCRIS, GresealaCursant, Rezultat, compara_tensori, verificare
 
 __all__ = ["exercitiul_1", "exercitiul_2", "MODURI_PERMISE"]
 
@@ -63,10 +63,7 @@ def exercitiul_1(backend_numarator, operatii_vazute) -> Rezultat:
             except Exception as eroare:  # Dynamo învelește erorile backend-ului
                 text = str(eroare)
                 if "NotImplementedError" in text:
-                    raise GresealaCursant(
-                        "Încă n-ai scris backend-ul: el ridică NotImplementedError. Înlocuiește linia "
-                        "`raise NotImplementedError` cu codul tău."
-                    ) from None
+                    raise GresealaCursant(NESCRIS) from None
                 if "did not return callable" in text or ("NoneType" in text and "callable" in text):
                     raise GresealaCursant(
                         "Backend-ul tău întoarce None. Un backend trebuie să întoarcă o funcție care rulează "

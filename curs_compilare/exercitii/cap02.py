@@ -293,20 +293,14 @@ def exercitiul_4(are_recompilare) -> Rezultat:
             torch._dynamo.reset()
             compilata = torch.compile(_dublare, backend="eager", **optiuni)
             try:
-                raspuns = are_recompilare(compilata, [t.clone() for t in tensori])
-            except NotImplementedError:
-                raise GresealaCursant(
-                    "Încă n-ai scris soluția: funcția ridică NotImplementedError. Înlocuiește linia "
-                    "`raise NotImplementedError` cu codul tău."
-                ) from None
-            except Exception as eroare:
-                text = str(eroare)
-                if "recompile" in text.lower():
+                raspuns = apeleaza(are_recompilare, compilata, [t.clone() for t in tensori])
+            except GresealaCursant as greseala:
+                if "recompile" in str(greseala).lower():
                     raise GresealaCursant(
                         f"Pentru cazul „{descriere}” ai detectat recompilarea, dar excepția a scăpat din funcția ta. "
                         "Prinde-o (`try` / `except RuntimeError`) și întoarce True."
                     ) from None
-                raise GresealaCursant(f"Codul tău a ridicat {type(eroare).__name__}: {motiv_scurt(text)}") from None
+                raise
             finally:
                 if hasattr(torch.compiler, "set_stance"):
                     atitudine_lasata = _atitudinea_a_ramas_activa()
