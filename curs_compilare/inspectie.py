@@ -99,6 +99,8 @@ def jurnal_torch(**artefacte: bool):
     try:
         with _stderr_torch_catre(tampon):
             torch._logging.set_logs(**artefacte)
+            # Și manipulatorii pe care set_logs i-ar fi legat chiar acum de ecran (verificat pe torch 2.11).
+            _leaga_fluxurile(tampon)
             yield jurnal
     finally:
         # În afara redirecționării: manipulatorii refăcuți scriu din nou pe ecran.
