@@ -5,6 +5,7 @@
 #   make validare — execută toate notebook-urile pe mașina curentă și scrie un raport în build/validare
 # Întreținere:
 #   make insigne  — regenerează insignele Colab și celula de pregătire din adresa cursului
+#   make ilustratii — redesenează ilustrațiile bucătăriei din assets/bucataria
 #   make curata   — șterge cache-urile și ce produc testele (niciodată un notebook)
 #
 # Variabile utile:
@@ -25,7 +26,7 @@ PY := $(VENV)/bin/python
 MEDIU := $(VENV)/.instalat
 endif
 
-.PHONY: lab test validare insigne curata curata-tot mediu-existent
+.PHONY: lab test validare insigne ilustratii curata curata-tot mediu-existent
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +59,9 @@ validare: $(MEDIU)
 
 insigne: $(MEDIU)
 	$(PY) -m curs_compilare.depozit
+
+ilustratii: $(MEDIU)
+	$(PY) -m curs_compilare.ilustratii
 
 curata:
 	rm -rf build .pytest_cache *.egg-info

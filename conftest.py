@@ -4,6 +4,10 @@ notebook-urile) a lăsat `notebooks/` și `solutions/` neatinse, octet cu octet.
 import hashlib
 from pathlib import Path
 
+# Pachetul cursului, importat primul: pe o mașină fără GPU pornește interpretorul Triton
+# (TRITON_INTERPRET=1), ceea ce trebuie să se întâmple înainte ca vreun test să încarce triton.
+import curs_compilare  # noqa: F401
+
 RADACINA = Path(__file__).resolve().parent
 DOSARE_PAZITE = ("notebooks", "solutions")
 

@@ -5,13 +5,36 @@ Module:
 - `masurare` — măsurători corecte, GB/s și TFLOP/s, kernel-uri numărate, plafonul de copiere;
 - `modele` — `ReteaTransformer`, modelul cursului, cu loturi și un pas de antrenare;
 - `inspectie` — ce face `torch.compile` dedesubt: jurnale, grafuri capturate, explicații, recompilări;
+- `fuziune` — lanțurile de operații ale capitolului despre fuziune și octeții pe care îi mută;
+- `ilustratii` — desenele bucătăriei (cămara, blatul, bucătarul), regenerabile cu `make ilustratii`;
 - `grafice` — graficele comune, cu etichete în română;
 - `explorator` — exploratoare ipywidgets (7.7 și 8);
 - `cifre` — cifrele-cheie ale capitolelor și rezultatele de referință;
 - `exercitii` — verificarea exercițiilor, câte un modul pe capitol;
 - `validare` — comanda instructorului (`make validare`);
 - `depozit` — adresa publică a cursului și insignele „Open in Colab”.
+
+Pe o mașină fără GPU, importul pachetului pornește interpretorul Triton (`TRITON_INTERPRET=1`),
+ca kernel-urile Triton scrise de mână să ruleze și pe CPU. Variabila trebuie pusă înainte ca
+`triton` să fie încărcat (de exemplu de primul `torch.compile`), de aceea stă aici, în celula de
+pregătire a fiecărui capitol. O valoare pusă deja de tine în mediu e respectată.
 """
+
+import os as _os
+import sys as _sys
+
+
+def _porneste_interpretorul_triton() -> None:
+    """Pune `TRITON_INTERPRET=1` dacă nu există GPU CUDA și `triton` nu e încă încărcat."""
+    if "triton" in _sys.modules or "TRITON_INTERPRET" in _os.environ:
+        return
+    import torch
+
+    if not torch.cuda.is_available():
+        _os.environ["TRITON_INTERPRET"] = "1"
+
+
+_porneste_interpretorul_triton()
 
 from .mediu import afiseaza_mediul, detecteaza_mediul, dimensiune, sincronizeaza
 

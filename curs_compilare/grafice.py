@@ -3,7 +3,9 @@
 - `grafic_variante`: variante ale aceleiași operații, una lângă alta (bare);
 - `grafic_dimensiuni`: timp sau lățime de bandă în funcție de dimensiune, cu plafonul desenat;
 - `grafic_rentabilitate`: timpul cumulat eager vs compilat și punctul în care compilarea
-  s-a amortizat.
+  s-a amortizat;
+- `grafic_cronologie`: kernel-urile unei apelări pe axa timpului, câte un rând pe variantă;
+- `grafic_latime_banda`: variante în GB/s, față de plafonul de copiere.
 """
 
 from __future__ import annotations
@@ -13,9 +15,17 @@ from typing import Mapping, Sequence
 import matplotlib.pyplot as plt
 from matplotlib import ticker
 
+from .cifre import cu_substantiv
 from .masurare import Masuratoare, prag_rentabilitate
 
-__all__ = ["grafic_variante", "grafic_dimensiuni", "grafic_rentabilitate", "format_octeti"]
+__all__ = [
+    "grafic_variante",
+    "grafic_dimensiuni",
+    "grafic_rentabilitate",
+    "grafic_cronologie",
+    "grafic_latime_banda",
+    "format_octeti",
+]
 
 
 def format_octeti(octeti: float) -> str:
@@ -151,3 +161,83 @@ def grafic_rentabilitate(
         ax.set_title(titlu)
     ax.figure.tight_layout()
     return ax, prag
+
+
+def grafic_cronologie(
+    cronologii: Mapping[str, Sequence],
+    titlu: str = "",
+    ax=None,
+):
+    """Cronologia kernel-urilor, câte un rând pentru fiecare variantă („eager”, „compilat” ...).
+
+    `cronologii` leagă numele variantei de lista ei de `masurare.EvenimentKernel`. Fiecare
+    kernel e o bară de la începutul la sfârșitul lui; spațiul alb dintre bare e timp în care
+    unitatea de calcul a stat, așteptând următorul kernel.
+    """
+    nume_variante = list(cronologii)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(9, 1.1 + 0.8 * len(nume_variante)))
+    culori = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    sfarsit_maxim = max((e.sfarsit_us for ev in cronologii.values() for e in ev), default=1.0)
+    for rand, nume in enumerate(reversed(nume_variante)):
+        evenimente = cronologii[nume]
+        for i, e in enumerate(evenimente):
+            ax.broken_barh(
+                [(e.inceput_us, max(e.durata_us, sfarsit_maxim * 0.002))],
+                (rand - 0.35, 0.7),
+                facecolors=culori[i % len(culori)],
+                edgecolor="black",
+                linewidth=0.5,
+            )
+            eticheta = e.nume if len(e.nume) <= 40 else e.nume[:38] + "…"
+            latime_text = 0.0075 * len(eticheta) * sfarsit_maxim  # aproximativ, la fontsize 8
+            urmatorul = evenimente[i + 1].inceput_us if i + 1 < len(evenimente) else sfarsit_maxim * 1.6
+            if e.durata_us > latime_text:  # încape în bară
+                ax.text(e.inceput_us + e.durata_us / 2, rand, eticheta, ha="center", va="center",
+                        fontsize=8, color="white", clip_on=True)
+            elif urmatorul - e.sfarsit_us > latime_text:  # încape în dreapta barei
+                ax.text(e.sfarsit_us + 0.005 * sfarsit_maxim, rand, eticheta, ha="left", va="center", fontsize=8)
+    ax.set_yticks(
+        range(len(nume_variante)),
+        [f"{n}\n({cu_substantiv(len(cronologii[n]), 'kernel', 'kernel-uri')})" for n in reversed(nume_variante)],
+    )
+    ax.set_xlim(0, sfarsit_maxim * 1.02)
+    ax.set_ylim(-0.6, len(nume_variante) - 0.4)
+    ax.set_xlabel("timp de la începutul primului kernel (µs)")
+    ax.grid(True, axis="x", alpha=0.3)
+    if titlu:
+        ax.set_title(titlu)
+    ax.figure.tight_layout()
+    return ax
+
+
+def grafic_latime_banda(
+    valori: Mapping[str, float],
+    plafon: float | None = None,
+    titlu: str = "",
+    ax=None,
+):
+    """Bare orizontale în GB/s, câte una pe variantă, cu plafonul de copiere ca linie
+    verticală întreruptă și procentul din plafon scris lângă fiecare bară."""
+    nume = list(valori)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 0.55 * len(nume) + 1.3))
+    culori = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    ax.barh(range(len(nume)), [valori[n] for n in nume], color=[culori[i % len(culori)] for i in range(len(nume))])
+    ax.set_yticks(list(range(len(nume))), nume)
+    ax.invert_yaxis()
+    for i, n in enumerate(nume):
+        text = f"  {valori[n]:,.0f} GB/s".replace(",", " ")
+        if plafon:
+            text += f" ({valori[n] / plafon:.0%} din plafon)"
+        ax.text(valori[n], i, text, va="center")
+    maxim = max([*valori.values(), plafon or 0])
+    if plafon:
+        ax.axvline(plafon, linestyle="--", color="black", linewidth=1, label="plafonul de copiere măsurat")
+        ax.legend(loc="lower right", fontsize=8)
+    ax.set_xlim(0, maxim * 1.45)
+    ax.set_xlabel("lățime de bandă utilă (GB/s; mai mult e mai bine)")
+    if titlu:
+        ax.set_title(titlu)
+    ax.figure.tight_layout()
+    return ax

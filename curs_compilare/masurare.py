@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import statistics
 import time
 from collections import Counter
@@ -27,6 +28,9 @@ __all__ = [
     "timp_prima_apelare",
     "NumarKerneluri",
     "numara_kerneluri",
+    "nume_scurt_kernel",
+    "EvenimentKernel",
+    "cronologie_kerneluri",
     "gbps",
     "tflops",
     "PlafonCopiere",
@@ -205,7 +209,8 @@ class NumarKerneluri:
 
     def __str__(self) -> str:
         detalii = ", ".join(f"{n} ×{c}" if c > 1 else n for n, c in self.nume.most_common())
-        return f"{self.numar} kernel-uri ({self.unde}): {detalii}"
+        substantiv = "kernel" if self.numar == 1 else "kernel-uri"
+        return f"{self.numar} {substantiv} ({self.unde}): {detalii}"
 
 
 def _are_stramos_aten(eveniment) -> bool:
@@ -217,6 +222,31 @@ def _are_stramos_aten(eveniment) -> bool:
     return False
 
 
+def _evenimente_kernel(functie: Callable, argumente, pe_gpu: bool) -> list:
+    """Rulează `functie(*argumente)` o dată (după o apelare de încălzire) sub `torch.profiler`
+    și întoarce evenimentele care înseamnă „un kernel”, în ordinea în care au început."""
+    from torch.profiler import ProfilerActivity, profile
+
+    functie(*argumente)
+    if pe_gpu:
+        sincronizeaza()
+    activitati = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if pe_gpu else [])
+    with profile(activities=activitati) as profil:
+        functie(*argumente)
+        if pe_gpu:
+            sincronizeaza()
+    alese = []
+    for eveniment in profil.events():
+        if pe_gpu:
+            if eveniment.device_type == torch.autograd.DeviceType.CUDA:
+                alese.append(eveniment)
+        elif "cpp_fused" in eveniment.name or (
+            eveniment.name.startswith("aten::") and not _are_stramos_aten(eveniment)
+        ):
+            alese.append(eveniment)
+    return sorted(alese, key=lambda e: e.time_range.start)
+
+
 def numara_kerneluri(functie: Callable, *argumente, pe_gpu: bool | None = None) -> NumarKerneluri:
     """Rulează `functie(*argumente)` o dată sub `torch.profiler` și numără kernel-urile.
 
@@ -226,28 +256,71 @@ def numara_kerneluri(functie: Callable, *argumente, pe_gpu: bool | None = None) 
     `torch._inductor.config.cpp.enable_kernel_profile = True`).
     Funcția e apelată o dată înainte, ca o eventuală compilare să nu intre în profil.
     """
-    from torch.profiler import ProfilerActivity, profile
-
     if pe_gpu is None:
         pe_gpu = _pe_gpu(argumente)
-    functie(*argumente)
-    if pe_gpu:
-        sincronizeaza()
-    activitati = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if pe_gpu else [])
-    with profile(activities=activitati) as profil:
-        functie(*argumente)
-        if pe_gpu:
-            sincronizeaza()
-    nume: Counter = Counter()
-    for eveniment in profil.events():
-        if pe_gpu:
-            if eveniment.device_type == torch.autograd.DeviceType.CUDA:
-                nume[eveniment.name] += 1
-        elif "cpp_fused" in eveniment.name or (
-            eveniment.name.startswith("aten::") and not _are_stramos_aten(eveniment)
-        ):
-            nume[eveniment.name] += 1
+    nume = Counter(e.name for e in _evenimente_kernel(functie, argumente, pe_gpu))
     return NumarKerneluri(numar=sum(nume.values()), nume=nume, unde="gpu" if pe_gpu else "cpu")
+
+
+_TIPARE_NUME_KERNEL = (
+    re.compile(r"CUDAFunctorOnSelf_(\w+)"),  # x + 1: „add”
+    re.compile(r"launch_(\w+?)_(?:kernel|scalar)"),  # relu ca clamp: „clamp”
+    re.compile(r"(\w+?)Ops<"),  # reducerile: „Max”, „Sum”
+    re.compile(r"::(\w+?)_kernel_cuda"),  # funcțiile matematice: „sin”, „exp”
+    re.compile(r"(?<![\w])(?!AUnary|BUnary|CUDA)(\w+?)Functor"),  # înmulțirea: „Mul”
+    re.compile(r"(\w+)\s*<"),  # altfel, numele funcției-șablon: „cunn_SoftMaxForward”
+)
+
+
+def nume_scurt_kernel(nume: str) -> str:
+    """Un nume de kernel lizibil. Kernel-urile CUDA ale PyTorch au nume C++ lungi
+    („void at::native::vectorized_elementwise_kernel<4, ...MulFunctor<float>...>”); din ele
+    păstrăm operația („Mul”). Numele Triton și C++ generate de Inductor, precum și operațiile
+    aten, rămân cum sunt."""
+    if nume.startswith(("triton_", "cpp_fused", "aten::")) or len(nume) <= 40:
+        return nume
+    for tipar in _TIPARE_NUME_KERNEL:
+        potrivire = tipar.search(nume)
+        if potrivire:
+            return potrivire.group(1)
+    return nume[:37] + "..."
+
+
+@dataclass(frozen=True)
+class EvenimentKernel:
+    """Un kernel din cronologie: numele scurt, începutul și durata, în microsecunde,
+    măsurate de la începutul primului kernel."""
+
+    nume: str
+    inceput_us: float
+    durata_us: float
+    nume_complet: str = ""
+
+    @property
+    def sfarsit_us(self) -> float:
+        return self.inceput_us + self.durata_us
+
+
+def cronologie_kerneluri(functie: Callable, *argumente, pe_gpu: bool | None = None) -> list[EvenimentKernel]:
+    """Cronologia kernel-urilor unei apelări, din evenimentele `torch.profiler`: ce kernel a
+    rulat, când a început și cât a durat. Golurile dintre kernel-uri sunt timp în care unitatea
+    de calcul a așteptat următoarea lansare. Pe CPU se aplică aceeași regulă ca la
+    `numara_kerneluri` pentru kernel-urile Inductor (`enable_kernel_profile`)."""
+    if pe_gpu is None:
+        pe_gpu = _pe_gpu(argumente)
+    evenimente = _evenimente_kernel(functie, argumente, pe_gpu)
+    if not evenimente:
+        return []
+    zero = evenimente[0].time_range.start
+    return [
+        EvenimentKernel(
+            nume=nume_scurt_kernel(e.name),
+            inceput_us=float(e.time_range.start - zero),
+            durata_us=float(e.time_range.end - e.time_range.start),
+            nume_complet=e.name,
+        )
+        for e in evenimente
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
