@@ -176,14 +176,19 @@ def cale_ilustratie(nume: str) -> Path:
     return _radacina() / "assets" / "bucataria" / nume
 
 
+def _figura(nume: str):
+    """Desenează ilustrația `nume` și întoarce figura matplotlib."""
+    rezultat = ILUSTRATII[nume]()
+    return rezultat if isinstance(rezultat, plt.Figure) else rezultat.figure
+
+
 def regenereaza(director: Path | str | None = None) -> list[Path]:
     """Redesenează toate ilustrațiile în `director` (implicit `assets/bucataria/`)."""
-    director = Path(director) if director is not None else cale_ilustratie("").parent / "bucataria"
+    director = Path(director) if director is not None else cale_ilustratie("")
     director.mkdir(parents=True, exist_ok=True)
     scrise = []
-    for nume, deseneaza in ILUSTRATII.items():
-        rezultat = deseneaza()
-        figura = rezultat if isinstance(rezultat, plt.Figure) else rezultat.figure
+    for nume in ILUSTRATII:
+        figura = _figura(nume)
         cale = director / nume
         # fără metadate variabile, ca aceeași versiune de matplotlib să dea același fișier
         figura.savefig(cale, dpi=110, bbox_inches="tight", metadata={"Software": None})
@@ -201,8 +206,7 @@ def arata(nume: str):
 
         display(Image(filename=str(cale)))
         return cale
-    rezultat = ILUSTRATII[nume]()
-    figura = rezultat if isinstance(rezultat, plt.Figure) else rezultat.figure
+    figura = _figura(nume)
     plt.show()
     return figura
 
