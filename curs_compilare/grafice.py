@@ -216,9 +216,14 @@ def grafic_latime_banda(
     plafon: float | None = None,
     titlu: str = "",
     ax=None,
+    unitate: str = "GB/s",
+    marime: str = "lățime de bandă utilă",
+    eticheta_plafon: str = "plafonul de copiere măsurat",
 ):
-    """Bare orizontale în GB/s, câte una pe variantă, cu plafonul de copiere ca linie
-    verticală întreruptă și procentul din plafon scris lângă fiecare bară."""
+    """Bare orizontale de debit, câte una pe variantă, cu plafonul ca linie verticală
+    întreruptă și procentul din plafon scris lângă fiecare bară. Implicit în GB/s, cu
+    plafonul de copiere; pentru calcul, de exemplu, `unitate="TFLOP/s"`,
+    `marime="debit de calcul"`, `eticheta_plafon="vârful produsului de matrice măsurat"`."""
     nume = list(valori)
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 0.55 * len(nume) + 1.3))
@@ -227,16 +232,16 @@ def grafic_latime_banda(
     ax.set_yticks(list(range(len(nume))), nume)
     ax.invert_yaxis()
     for i, n in enumerate(nume):
-        text = f"  {valori[n]:,.0f} GB/s".replace(",", " ")
+        text = f"  {valori[n]:,.0f} {unitate}".replace(",", " ")
         if plafon:
             text += f" ({valori[n] / plafon:.0%} din plafon)"
         ax.text(valori[n], i, text, va="center")
     maxim = max([*valori.values(), plafon or 0])
     if plafon:
-        ax.axvline(plafon, linestyle="--", color="black", linewidth=1, label="plafonul de copiere măsurat")
+        ax.axvline(plafon, linestyle="--", color="black", linewidth=1, label=eticheta_plafon)
         ax.legend(loc="lower right", fontsize=8)
     ax.set_xlim(0, maxim * 1.45)
-    ax.set_xlabel("lățime de bandă utilă (GB/s; mai mult e mai bine)")
+    ax.set_xlabel(f"{marime} ({unitate}; mai mult e mai bine)")
     if titlu:
         ax.set_title(titlu)
     ax.figure.tight_layout()

@@ -5,7 +5,9 @@ registrele, un **drum la cămară** înseamnă o citire sau o scriere a unui ten
 
 - `deseneaza_bucataria("eager")`: bucătarul care aduce fiecare ingredient separat și duce
   fiecare preparat intermediar înapoi în cămară (un kernel pe operație);
-- `deseneaza_bucataria("fuziune")`: un singur drum, totul gătit într-o tigaie (un kernel).
+- `deseneaza_bucataria("fuziune")`: un singur drum, totul gătit într-o tigaie (un kernel);
+- `deseneaza_ospatarul()`: ospătarul (procesorul) care duce comenzile la bucătărie (GPU) una
+  câte una, față de meniul întreg predat o singură dată și reluat (CUDA Graphs).
 
 Imaginile din `assets/bucataria/` se regenerează cu `make ilustratii`
 (adică `python -m curs_compilare.ilustratii`); notebook-urile le arată cu `arata(...)`.
@@ -28,6 +30,7 @@ __all__ = [
     "OPERATII_LANT",
     "deseneaza_bucataria",
     "deseneaza_comparatia",
+    "deseneaza_ospatarul",
     "regenereaza",
     "cale_ilustratie",
     "arata",
@@ -42,6 +45,7 @@ ILUSTRATII = {
     "eager.png": lambda: deseneaza_bucataria("eager"),
     "fuziune.png": lambda: deseneaza_bucataria("fuziune"),
     "comparatie.png": lambda: deseneaza_comparatia(),
+    "ospatarul.png": lambda: deseneaza_ospatarul(),
 }
 
 _CULOARE_CITIRE = "#1f77b4"
@@ -163,6 +167,57 @@ def deseneaza_comparatia():
     figura, (stanga, dreapta) = plt.subplots(1, 2, figsize=(15, 5.4))
     deseneaza_bucataria("eager", stanga)
     deseneaza_bucataria("fuziune", dreapta)
+    figura.tight_layout()
+    return figura
+
+
+def _rand_cronologie(ax, y, blocuri, culoare, eticheta_bloc=None):
+    for inceput, durata in blocuri:
+        ax.add_patch(patches.FancyBboxPatch((inceput, y - 0.28), durata, 0.56, boxstyle="round,pad=0.02",
+                                            facecolor=culoare, edgecolor="black", linewidth=0.8))
+        if eticheta_bloc:
+            ax.text(inceput + durata / 2, y, eticheta_bloc, ha="center", va="center", fontsize=8)
+
+
+def deseneaza_ospatarul():
+    """Ospătarul și bucătăria, pe axa timpului. Sus: fără grafuri CUDA, ospătarul (procesorul)
+    duce fiecare comandă (lansare de kernel) separat, iar bucătăria (GPU-ul) termină fiecare fel
+    mai repede decât sosește următoarea comandă și stă. Jos: cu grafuri CUDA, meniul întreg e
+    predat o dată (o reluare), iar felurile se gătesc unul după altul, fără pauze.
+    Întoarce figura."""
+    numar = 6
+    lansare, gatit = 1.0, 0.35
+    figura, (sus, jos) = plt.subplots(2, 1, figsize=(11, 4.6), sharex=True)
+    # fără grafuri: fiecare lansare durează `lansare`, fiecare kernel `gatit`, după lansarea lui
+    lansari = [(i * lansare, lansare * 0.9) for i in range(numar)]
+    kerneluri = [((i + 0.9) * lansare + 0.05, gatit) for i in range(numar)]
+    _rand_cronologie(sus, 1, lansari, "#fbe3b0", "comandă")
+    _rand_cronologie(sus, 0, kerneluri, "#9fd39b", "fel")
+    for (inceput, durata), (k_inceput, _) in zip(lansari, kerneluri):
+        _sageata(sus, (inceput + durata * 0.8, 0.72), (k_inceput + 0.05, 0.3), "#555555", 0.0)
+    sus.set_title("Fără grafuri CUDA: ospătarul duce comenzile una câte una, bucătăria așteaptă", fontsize=11, loc="left")
+    sfarsit_eager = kerneluri[-1][0] + gatit
+    sus.annotate("", xy=(sfarsit_eager, -0.6), xytext=(0, -0.6),
+                 arrowprops=dict(arrowstyle="<->", color="#d62728"))
+    sus.text(sfarsit_eager / 2, -0.85, "timpul unui apel", ha="center", va="top", color="#d62728", fontsize=9)
+    # cu grafuri: o singură „comandă” (reluarea), apoi felurile unul după altul
+    reluare = (0.0, lansare * 0.9)
+    _rand_cronologie(jos, 1, [reluare], "#fbe3b0", "meniul întreg")
+    inceput = reluare[1] + 0.05
+    _rand_cronologie(jos, 0, [(inceput + i * (gatit + 0.03), gatit) for i in range(numar)], "#9fd39b")
+    _sageata(jos, (reluare[1] * 0.8, 0.72), (inceput + 0.05, 0.3), "#555555", 0.0)
+    sfarsit_graf = inceput + numar * (gatit + 0.03)
+    jos.annotate("", xy=(sfarsit_graf, -0.6), xytext=(0, -0.6), arrowprops=dict(arrowstyle="<->", color="#2ca02c"))
+    jos.text(sfarsit_graf / 2, -0.85, "timpul unui apel", ha="center", va="top", color="#2ca02c", fontsize=9)
+    jos.set_title("Cu grafuri CUDA: meniul e predat o singură dată și reluat", fontsize=11, loc="left")
+    for ax in (sus, jos):
+        ax.set_yticks([0, 1], ["bucătăria\n(GPU)", "ospătarul\n(CPU)"])
+        ax.set_ylim(-1.4, 1.6)
+        ax.set_xlim(-0.2, numar * lansare + 0.6)
+        ax.tick_params(axis="x", bottom=False, labelbottom=False)
+        for latura in ("top", "right", "bottom"):
+            ax.spines[latura].set_visible(False)
+    jos.set_xlabel("timp →")
     figura.tight_layout()
     return figura
 

@@ -123,6 +123,7 @@ def masoara(
     incalziri: int = 3,
     pe_gpu: bool | None = None,
     eticheta: str = "",
+    ceas_de_perete: bool = False,
 ) -> Masuratoare:
     """Măsoară `functie(*argumente)` corect și întoarce mediana și împrăștierea.
 
@@ -133,6 +134,13 @@ def masoara(
     - pe CPU: `torch.utils.benchmark.Timer.blocked_autorange`, cu toate firele de execuție.
 
     `timp_minim_s` este cât timp, cel puțin, se repetă funcția pentru statistică.
+
+    `ceas_de_perete=True` măsoară și pe GPU cu `torch.utils.benchmark.Timer` (care
+    sincronizează GPU-ul): timpul pe apel într-o buclă, așa cum îl simte programul, cu tot cu
+    munca procesorului care lansează kernel-urile. Pentru modelele limitate de costul lansării
+    (capitolul 04) asta e măsura potrivită: `do_bench` golește cache-ul L2 cu un kernel înaintea
+    fiecărei rulări, iar cât timp GPU-ul lucrează la golire, procesorul apucă să lanseze o parte
+    din kernel-uri „pe gratis”.
     """
     if pe_gpu is None:
         pe_gpu = _pe_gpu(argumente)
@@ -147,7 +155,7 @@ def masoara(
         sincronizeaza()
     estimare_s = (time.perf_counter() - start) / max(1, incalziri)
 
-    if pe_gpu:
+    if pe_gpu and not ceas_de_perete:
         try:
             from triton.testing import do_bench
         except Exception:

@@ -8,7 +8,12 @@ un raport în `build/validare/`:
 - `durate.png` — durata fiecărui notebook;
 - `executate/` — notebook-urile executate, cu ieșirile lor, de răsfoit.
 
-    python -m curs_compilare.validare [--iesire build/validare] [--limita-celula 1200] [NOTEBOOK ...]
+    python -m curs_compilare.validare [--iesire build/validare] [--limita-celula 1200]
+                                      [--completeaza rezultate.json] [NOTEBOOK ...]
+
+Cu `--completeaza`, rezultatele notebook-urilor executate acum înlocuiesc, într-un raport mai
+vechi, doar rezultatele acelorași notebook-uri; restul raportului vechi rămâne (de exemplu,
+după ce ai adăugat un capitol, îl validezi doar pe el și completezi rezultatele de referință).
 """
 
 from __future__ import annotations
@@ -138,11 +143,24 @@ def _raport_markdown(date: dict) -> str:
     return "\n".join(randuri) + "\n"
 
 
+def completeaza(vechi: dict, nou: dict) -> dict:
+    """Raportul `vechi`, în care notebook-urile din `nou` (și cifrele lor) sunt înlocuite cu
+    cele din `nou`, iar restul rămân. Ordinea: notebook-urile vechi, apoi cele noi."""
+    executate = {r["cale"] for r in nou["notebookuri"]}
+    notebookuri = [r for r in vechi.get("notebookuri", []) if r["cale"] not in executate] + nou["notebookuri"]
+    notebookuri.sort(key=lambda r: (not r["cale"].startswith("notebooks/"), r["cale"]))
+    cifre = [c for c in vechi.get("cifre", []) if c.get("notebook") not in executate] + nou["cifre"]
+    ordine = {r["cale"]: i for i, r in enumerate(notebookuri)}
+    cifre.sort(key=lambda c: ordine.get(c.get("notebook"), len(ordine)))
+    return {**nou, "secunde_total": sum(r["secunde"] for r in notebookuri), "notebookuri": notebookuri, "cifre": cifre}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Execută notebook-urile cursului și scrie un raport.")
     parser.add_argument("notebookuri", nargs="*", help="implicit: notebooks/*.ipynb și solutions/*.ipynb")
     parser.add_argument("--iesire", default="build/validare", help="dosarul raportului")
     parser.add_argument("--limita-celula", type=int, default=1200, help="secunde, cel mult, pentru o celulă")
+    parser.add_argument("--completeaza", help="un rezultate.json mai vechi, de completat cu notebook-urile executate acum")
     argumente = parser.parse_args(argv)
 
     cai = [Path(c) for c in argumente.notebookuri] or (
@@ -166,8 +184,10 @@ def main(argv=None) -> int:
         "notebookuri": [{k: v for k, v in r.items() if k != "cifre"} for r in rezultate],
         "cifre": [c for r in rezultate for c in r["cifre"]],
     }
+    if argumente.completeaza:
+        date = completeaza(json.loads(Path(argumente.completeaza).read_text(encoding="utf-8")), date)
     (iesire / "rezultate.json").write_text(json.dumps(date, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    _grafic_durate(rezultate, iesire / "durate.png")
+    _grafic_durate(date["notebookuri"], iesire / "durate.png")
     (iesire / "raport.md").write_text(_raport_markdown(date), encoding="utf-8")
     trecute = sum(r["trecut"] for r in rezultate)
     print(f"{trecute} trecute, {len(rezultate) - trecute} eșuate; raportul: {iesire / 'raport.md'}")

@@ -1,0 +1,146 @@
+"""Cache-urile compilării, măsurate în procese noi (capitolul 05).
+
+O compilare făcută o dată nu trebuie refăcută: Inductor păstrează pe disc grafurile compilate,
+kernel-urile Triton și rezultatele reglării automate, în dosarul dat de variabila de mediu
+`TORCHINDUCTOR_CACHE_DIR`. Ca să vezi cât câștigi, trebuie să pornești un proces Python nou:
+în același proces, Dynamo ține minte compilarea în memorie și n-ai măsura cache-ul de pe disc.
+
+`prima_apelare_in_proces_nou(dosar_cache, ...)` pornește un proces nou, cu cache-ul în
+`dosar_cache`, care:
+1. compilează un pas de antrenare (înainte și înapoi) al unui `ReteaTransformer` și îi măsoară
+   prima apelare;
+2. opțional, compilează cu `mode="max-autotune-no-cudagraphs"` un produs de matrice
+   `relu(a @ b + bias)` și îi măsoară prima apelare (aici intră și reglarea automată);
+3. opțional, salvează toate artefactele compilării într-un fișier
+   (`torch.compiler.save_cache_artifacts`) sau le încarcă dintr-unul
+   (`torch.compiler.load_cache_artifacts`) înainte de compilare.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .modele import ConfiguratieTransformer
+
+__all__ = ["PrimaApelare", "prima_apelare_in_proces_nou", "are_artefacte_cache"]
+
+_SCRIPT = textwrap.dedent(
+    """
+    import json, sys, time
+    import torch
+    from curs_compilare.modele import ConfiguratieTransformer, ReteaTransformer, lot_aleator, pierdere
+
+    cerere = json.loads(sys.argv[1])
+    rezultat = {}
+    dispozitiv = "cuda" if torch.cuda.is_available() else "cpu"
+
+    def sincronizeaza():
+        if dispozitiv == "cuda":
+            torch.cuda.synchronize()
+
+    if cerere["incarca"]:
+        start = time.perf_counter()
+        with open(cerere["incarca"], "rb") as f:
+            torch.compiler.load_cache_artifacts(f.read())
+        rezultat["incarcare_s"] = time.perf_counter() - start
+
+    configuratie = ConfiguratieTransformer(**cerere["configuratie"])
+    torch.manual_seed(0)
+    model = ReteaTransformer(configuratie).to(dispozitiv)
+    intrari, tinte = lot_aleator(configuratie, dispozitiv)
+    pas = torch.compile(lambda x, y: pierdere(model, x, y))
+    sincronizeaza()
+    start = time.perf_counter()
+    pas(intrari, tinte).backward()
+    sincronizeaza()
+    rezultat["pas_s"] = time.perf_counter() - start
+
+    if cerere["latura_matmul"]:
+        n = cerere["latura_matmul"]
+        tip = getattr(torch, cerere["dtype_matmul"])
+        a, b = (torch.randn(n, n, device=dispozitiv, dtype=tip) for _ in range(2))
+        bias = torch.randn(n, device=dispozitiv, dtype=tip)
+        produs = torch.compile(lambda a, b, bias: torch.relu(a @ b + bias), mode="max-autotune-no-cudagraphs")
+        sincronizeaza()
+        start = time.perf_counter()
+        produs(a, b, bias)
+        sincronizeaza()
+        rezultat["matmul_s"] = time.perf_counter() - start
+
+    if cerere["salveaza"]:
+        artefacte = torch.compiler.save_cache_artifacts()
+        if artefacte is not None:
+            octeti, _ = artefacte
+            with open(cerere["salveaza"], "wb") as f:
+                f.write(octeti)
+            rezultat["octeti_artefacte"] = len(octeti)
+    print("REZULTAT " + json.dumps(rezultat))
+    """
+)
+
+
+@dataclass(frozen=True)
+class PrimaApelare:
+    """Ce a măsurat un proces nou: prima apelare a pasului de antrenare, a produsului de
+    matrice (dacă a fost cerut), încărcarea artefactelor și durata întregului proces."""
+
+    pas_s: float
+    proces_s: float
+    matmul_s: float | None = None
+    incarcare_s: float | None = None
+    octeti_artefacte: int | None = None
+
+
+def are_artefacte_cache() -> bool:
+    """Adevărat dacă torch-ul instalat are `torch.compiler.save_cache_artifacts` și
+    `load_cache_artifacts` (de la PyTorch 2.7)."""
+    import torch
+
+    return hasattr(torch.compiler, "save_cache_artifacts") and hasattr(torch.compiler, "load_cache_artifacts")
+
+
+def prima_apelare_in_proces_nou(
+    dosar_cache: str | Path,
+    configuratie: ConfiguratieTransformer,
+    latura_matmul: int | None = None,
+    dtype_matmul: str = "bfloat16",
+    salveaza: str | Path | None = None,
+    incarca: str | Path | None = None,
+    limita_s: float = 900,
+) -> PrimaApelare:
+    """Pornește un proces Python nou, cu `TORCHINDUCTOR_CACHE_DIR=dosar_cache`, și întoarce
+    ce a măsurat el (vezi descrierea modulului). Ridică `RuntimeError` cu ultimele rânduri ale
+    erorii dacă procesul eșuează."""
+    radacina = Path(__file__).resolve().parent.parent
+    cerere = {
+        "configuratie": dataclasses.asdict(configuratie),
+        "latura_matmul": latura_matmul,
+        "dtype_matmul": dtype_matmul,
+        "salveaza": str(salveaza) if salveaza else None,
+        "incarca": str(incarca) if incarca else None,
+    }
+    mediu = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(dosar_cache))
+    mediu["PYTHONPATH"] = os.pathsep.join(filter(None, [str(radacina), mediu.get("PYTHONPATH")]))
+    start = time.perf_counter()
+    proces = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, json.dumps(cerere)],
+        env=mediu,
+        capture_output=True,
+        text=True,
+        timeout=limita_s,
+    )
+    durata = time.perf_counter() - start
+    rand = next((r for r in proces.stdout.splitlines() if r.startswith("REZULTAT ")), None)
+    if proces.returncode != 0 or rand is None:
+        coada = "\n".join((proces.stderr or proces.stdout).strip().splitlines()[-12:])
+        raise RuntimeError(f"Procesul nou a eșuat (cod {proces.returncode}):\n{coada}")
+    date = json.loads(rand.removeprefix("REZULTAT "))
+    return PrimaApelare(proces_s=durata, **date)

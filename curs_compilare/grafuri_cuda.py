@@ -1,0 +1,124 @@
+"""Capitolul 04: costul lansărilor și CUDA Graphs (grafuri CUDA).
+
+Un model făcut din multe straturi mici, la un lot (*batch*) mic, nu e limitat nici de memorie,
+nici de calcul: e limitat de ospătar. Procesorul (Python, PyTorch, driverul CUDA) are nevoie de
+câteva microsecunde ca să lanseze fiecare kernel, iar kernel-urile mici se termină mai repede
+decât sosește următoarea comandă. Aici sunt:
+
+- `stiva_mica(adancime, latime)` — modelul capitolului: straturi `Linear` + GELU, în mod `eval`;
+- `cost_lansari(functie, x)` — timpul pe apel văzut de program (ceasul de perete) față de timpul
+  în care unitatea de calcul chiar a lucrat (suma duratelor kernel-urilor din `torch.profiler`);
+- `latente_pe_loturi(model, loturi)` — latența eager și cea compilată, pe mai multe loturi,
+  cu o compilare statică (`dynamic=False`) pentru fiecare lot, ca măsurătoarea să fie cinstită.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from .inspectie import limita_recompilari
+from .masurare import Masuratoare, cronologie_kerneluri, masoara
+
+__all__ = ["stiva_mica", "CostLansari", "cost_lansari", "compileaza_static", "latente_pe_loturi"]
+
+
+def stiva_mica(adancime: int = 16, latime: int = 256, dispozitiv=None, samanta: int = 0) -> nn.Sequential:
+    """`adancime` straturi `Linear(latime, latime)`, fiecare urmat de GELU, în mod `eval`.
+    La un lot mic, fiecare strat înseamnă două kernel-uri minuscule."""
+    generator_vechi = torch.random.get_rng_state()
+    torch.manual_seed(samanta)
+    straturi: list[nn.Module] = []
+    for _ in range(adancime):
+        straturi += [nn.Linear(latime, latime), nn.GELU()]
+    model = nn.Sequential(*straturi).eval()
+    torch.random.set_rng_state(generator_vechi)
+    return model.to(dispozitiv) if dispozitiv is not None else model
+
+
+@dataclass(frozen=True)
+class CostLansari:
+    """Unde se duce timpul unui apel: cât durează pentru program și cât a lucrat efectiv
+    unitatea de calcul (GPU-ul sau, pe CPU, operațiile însele)."""
+
+    perete_s: float
+    timp_kerneluri_s: float
+    numar_kerneluri: int
+
+    @property
+    def perete_us(self) -> float:
+        return self.perete_s * 1e6
+
+    @property
+    def kerneluri_us(self) -> float:
+        return self.timp_kerneluri_s * 1e6
+
+    @property
+    def perete_pe_kernel_us(self) -> float:
+        """Timpul de perete împărțit la numărul de kernel-uri: cât costă, în medie, fiecare."""
+        return self.perete_us / max(self.numar_kerneluri, 1)
+
+    @property
+    def kernel_mediu_us(self) -> float:
+        """Cât a lucrat, în medie, un kernel."""
+        return self.kerneluri_us / max(self.numar_kerneluri, 1)
+
+    @property
+    def ocupare(self) -> float:
+        """Ce parte din timpul apelului a lucrat unitatea de calcul (0,1 = 10%)."""
+        return self.timp_kerneluri_s / self.perete_s if self.perete_s else 0.0
+
+
+def cost_lansari(functie, *argumente, timp_minim_s: float = 0.2) -> CostLansari:
+    """Măsoară timpul de perete pe apel (cu `masoara(..., ceas_de_perete=True)`) și, dintr-o
+    rulare sub `torch.profiler`, numărul kernel-urilor și suma duratelor lor."""
+    perete = masoara(functie, *argumente, timp_minim_s=timp_minim_s, ceas_de_perete=True)
+    kerneluri = cronologie_kerneluri(functie, *argumente)
+    return CostLansari(
+        perete_s=perete.mediana_s,
+        timp_kerneluri_s=sum(k.durata_us for k in kerneluri) / 1e6,
+        numar_kerneluri=len(kerneluri),
+    )
+
+
+def compileaza_static(model, mod: str | None = None):
+    """`torch.compile(model, mode=mod, dynamic=False)`: un graf pentru exact forma primită."""
+    return torch.compile(model, mode=mod, dynamic=False)
+
+
+def _latime(model: nn.Module) -> int:
+    return next(m for m in model.modules() if isinstance(m, nn.Linear)).in_features
+
+
+def latente_pe_loturi(
+    model: nn.Module,
+    loturi: list[int],
+    moduri: tuple[str, ...] = ("reduce-overhead",),
+    timp_minim_s: float = 0.1,
+) -> dict[str, list[Masuratoare]]:
+    """Latența pe apel (ceas de perete, mediana) a modelului eager și a fiecărui mod de
+    compilare din `moduri`, pentru fiecare lot din `loturi`.
+
+    Pentru fiecare lot și fiecare mod, modelul se compilează din nou, static (`dynamic=False`):
+    altfel, de la al doilea lot, compilarea implicită ar trece la forme dinamice și ai măsura
+    alt kernel. Cât ține măsurătoarea, limita de recompilări e ridicată. Ieșirea compilată se
+    compară cu cea eager înainte de a fi măsurată."""
+    dispozitiv = next(model.parameters()).device
+    latime = _latime(model)
+    rezultate: dict[str, list[Masuratoare]] = {"eager": [], **{m: [] for m in moduri}}
+    with torch.no_grad(), limita_recompilari(8 + 2 * len(loturi) * len(moduri)):
+        for lot in loturi:
+            x = torch.randn(lot, latime, device=dispozitiv)
+            asteptat = model(x)
+            rezultate["eager"].append(masoara(model, x, timp_minim_s=timp_minim_s, ceas_de_perete=True, eticheta=f"eager, lot {lot}"))
+            for mod in moduri:
+                compilat = compileaza_static(model, mod)
+                for _ in range(3):  # compilarea, apoi (la reduce-overhead) încălzirea și capturarea
+                    compilat(x)
+                torch.testing.assert_close(compilat(x).clone(), asteptat, rtol=1e-3, atol=1e-4)
+                rezultate[mod].append(
+                    masoara(compilat, x, timp_minim_s=timp_minim_s, ceas_de_perete=True, eticheta=f"{mod}, lot {lot}")
+                )
+    return rezultate

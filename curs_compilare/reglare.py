@@ -1,0 +1,304 @@
+"""Reglarea automată (*autotuning*) a unui kernel Triton: produsul de matrice al capitolului 05.
+
+Aici stă un kernel simplu pentru C = A @ B, scris pe plăci (*tiles*) de BM × BN, care parcurge
+dimensiunea comună K în pași de BK. Aceleași calcule se pot face cu plăci de 16 × 16 sau de
+128 × 128, cu 1 sau 8 warps, cu 1 sau 4 etape de preîncărcare (`num_stages`): rezultatul e
+același, viteza nu. Reglarea automată încearcă fiecare configurație o dată, o cronometrează și
+o păstrează pe cea mai rapidă pentru fiecare dimensiune a problemei — ca bucătarul care încearcă
+mai multe tigăi și focuri și o ține minte pe cea mai bună pentru fiecare fel de mâncare.
+
+- `kernel_matmul` — kernel-ul, cu dimensiunile plăcii (`BM`, `BN`, `BK`) ca parametri constexpr;
+- `matmul_cu_configuratie(a, b, BM, BN, BK, ...)` — îl lansează cu o singură configurație, fixă;
+- `matmul_reglat(configuratii)` — o funcție `f(a, b)` care îl lansează reglat automat
+  (`triton.autotune`); `f.reglator` e obiectul Triton, `f.configuratia_aleasa` câștigătoarea,
+  `f.timpi()` timpii fiecărei configurații;
+- `CONFIGURATIE_DE_BAZA` — configurația fixă de comparație: plăci de 16 × 16 × 16, un warp;
+- `flops_matmul(M, N, K)` — operațiile unui produs de matrice, 2·M·N·K.
+
+Pe o mașină fără GPU, kernel-ul rulează prin interpretorul Triton (`TRITON_INTERPRET=1`, pus de
+`import curs_compilare`). Interpretorul execută kernel-ul în Python și NumPy, program cu program:
+rezultatele sunt corecte, dar timpii nu spun nimic despre un GPU. Reglarea automată a lui Triton
+își cronometrează configurațiile cu evenimente CUDA, pe care interpretorul nu le are (pe CPU,
+`triton.autotune` obișnuit cade cu „0 active drivers”). De aceea, pe CPU, `matmul_reglat` îi dă
+lui `triton.autotune` un cronometru de ceas (`time.perf_counter`, mediana a 3 rulări): reglarea
+merge cap-coadă, cu o câștigătoare și cu timpi pe configurație, dar câștigă de obicei placa cea
+mai mare, pentru că interpretorul plătește pentru fiecare program și pentru fiecare pas al
+buclei, nu pentru calcul. O versiune de Triton fără parametrul `do_bench` la `triton.autotune`
+păstrează, pe CPU, doar prima configurație, fără cronometrare.
+
+Unde pachetul `triton` lipsește (macOS, Windows), modulul se importă totuși, iar eroarea, în
+română, apare abia la prima folosire.
+"""
+
+import inspect
+import statistics
+import time
+
+import torch
+
+from .masurare import _cuantila
+
+__all__ = [
+    "ARE_TRITON",
+    "kernel_matmul",
+    "matmul_cu_configuratie",
+    "matmul_reglat",
+    "MatmulReglat",
+    "CONFIGURATIE_DE_BAZA",
+    "flops_matmul",
+    "descrie_configuratie",
+    "pe_interpretor",
+]
+
+_MESAJ_FARA_TRITON = (
+    "Pachetul triton nu e instalat pe această mașină (nu există pentru macOS și Windows), așa că "
+    "kernel-ul de produs de matrice nu poate rula. Capitolul cere Linux sau Colab; pe Linux: "
+    "`pip install triton`."
+)
+
+
+class _TritonLipsa:
+    """Ține locul lui `triton` și al lui `triton.language` acolo unde pachetul lipsește: modulul
+    se importă, kernel-ul se definește (i se poate citi codul), iar eroarea apare la folosire."""
+
+    constexpr = None  # doar pentru adnotările parametrilor kernel-ului
+
+    def jit(self, functie):
+        return _KernelIndisponibil(functie)
+
+    def __getattr__(self, nume):
+        raise ModuleNotFoundError(_MESAJ_FARA_TRITON)
+
+
+class _KernelIndisponibil:
+    """Un kernel care nu poate rula fiindcă lipsește triton; `fn` e funcția Python originală."""
+
+    def __init__(self, functie):
+        self.fn = functie
+
+    def __getitem__(self, grila):
+        raise ModuleNotFoundError(_MESAJ_FARA_TRITON)
+
+    def __call__(self, *argumente, **argumente_numite):
+        raise ModuleNotFoundError(_MESAJ_FARA_TRITON)
+
+
+try:
+    import triton
+    import triton.language as tl
+
+    ARE_TRITON = True
+except ImportError:  # macOS, Windows
+    triton = tl = _TritonLipsa()
+    ARE_TRITON = False
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernel-ul
+# ---------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def kernel_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B, pe plăci. A (M × K), B (K × N) și C (M × N) sunt contigue, rând după rând.
+
+    Programul (i, j) al grilei calculează placa BM × BN a lui C care începe la rândul i·BM și
+    la coloana j·BN. Parcurge K în pași de BK: la fiecare pas aduce o placă BM × BK din A și una
+    BK × BN din B și adună produsul lor la acumulator (float32, în registre). Măștile țin
+    deoparte elementele din afara matricelor, ca M, N și K să poată fi oricât.
+    """
+    randuri = tl.program_id(0) * BM + tl.arange(0, BM)  # rândurile lui C ale acestui program
+    coloane = tl.program_id(1) * BN + tl.arange(0, BN)  # coloanele lui C ale acestui program
+    acumulator = tl.zeros((BM, BN), dtype=tl.float32)
+    for inceput in range(0, K, BK):
+        k = inceput + tl.arange(0, BK)
+        # A[i, k] stă la adresa i·K + k; B[k, j] la adresa k·N + j
+        placa_a = tl.load(
+            a_ptr + randuri[:, None] * K + k[None, :],
+            mask=(randuri[:, None] < M) & (k[None, :] < K),
+            other=0.0,
+        )
+        placa_b = tl.load(
+            b_ptr + k[:, None] * N + coloane[None, :],
+            mask=(k[:, None] < K) & (coloane[None, :] < N),
+            other=0.0,
+        )
+        acumulator += tl.dot(placa_a, placa_b)  # produsul plăcilor, pe nucleele tensoriale
+    tl.store(
+        c_ptr + randuri[:, None] * N + coloane[None, :],
+        acumulator.to(c_ptr.dtype.element_ty),
+        mask=(randuri[:, None] < M) & (coloane[None, :] < N),
+    )
+
+
+#: Configurația fixă de comparație: plăci mici (16 × 16 × 16), un singur warp, fără preîncărcare.
+CONFIGURATIE_DE_BAZA = (
+    triton.Config({"BM": 16, "BN": 16, "BK": 16}, num_warps=1, num_stages=1) if ARE_TRITON else None
+)
+
+
+def flops_matmul(M: int, N: int, K: int) -> int:
+    """Operațiile în virgulă mobilă ale unui produs (M × K) @ (K × N): câte o înmulțire și o
+    adunare pentru fiecare din cei M·N·K termeni, adică 2·M·N·K."""
+    return 2 * M * N * K
+
+
+def pe_interpretor() -> bool:
+    """Adevărat când `kernel_matmul` rulează prin interpretorul Triton (CPU, TRITON_INTERPRET=1)."""
+    return type(kernel_matmul).__name__ == "InterpretedFunction"
+
+
+def descrie_configuratie(configuratie) -> str:
+    """O configurație Triton, pe scurt: „BM=64, BN=64, BK=32, num_warps=4, num_stages=3”."""
+    parametri = [f"{nume}={valoare}" for nume, valoare in configuratie.kwargs.items()]
+    parametri += [f"num_warps={configuratie.num_warps}", f"num_stages={configuratie.num_stages}"]
+    return ", ".join(parametri)
+
+
+# ---------------------------------------------------------------------------------------------
+# Lansarea
+# ---------------------------------------------------------------------------------------------
+
+
+def _cere_triton() -> None:
+    if not ARE_TRITON:
+        raise ModuleNotFoundError(_MESAJ_FARA_TRITON)
+
+
+def _pregateste(a: torch.Tensor, b: torch.Tensor):
+    """Verifică intrările și alocă ieșirea: întoarce (a, b, c, M, N, K), cu a și b contigue."""
+    _cere_triton()
+    if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
+        raise TypeError("A și B trebuie să fie tensori torch.")
+    if a.dim() != 2 or b.dim() != 2:
+        raise ValueError(f"A și B trebuie să fie matrice (2 dimensiuni); au formele {tuple(a.shape)} și {tuple(b.shape)}.")
+    if a.shape[1] != b.shape[0]:
+        raise ValueError(
+            f"Nu pot înmulți {tuple(a.shape)} cu {tuple(b.shape)}: numărul de coloane al lui A "
+            "trebuie să fie egal cu numărul de rânduri al lui B."
+        )
+    if a.dtype != b.dtype:
+        raise TypeError(f"A și B trebuie să aibă același tip; au {a.dtype} și {b.dtype}.")
+    if a.device != b.device:
+        raise ValueError(f"A și B trebuie să fie pe același dispozitiv; sunt pe {a.device} și {b.device}.")
+    if a.device.type == "cpu" and not pe_interpretor():
+        raise RuntimeError(
+            "Tensorii sunt pe CPU, dar kernel-ul Triton nu rulează prin interpretor. Pe o mașină fără "
+            "GPU, TRITON_INTERPRET=1 trebuie pus înainte ca triton să fie încărcat: repornește "
+            "kernel-ul notebook-ului și rulează întâi celula de pregătire (import curs_compilare)."
+        )
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty((M, N), dtype=a.dtype, device=a.device)
+    return a.contiguous(), b.contiguous(), c, M, N, K
+
+
+def matmul_cu_configuratie(a: torch.Tensor, b: torch.Tensor, BM: int, BN: int, BK: int, num_warps: int = 4, num_stages: int = 2) -> torch.Tensor:
+    """C = A @ B cu `kernel_matmul`, într-o singură configurație, fixă: plăci BM × BN, pași de BK
+    pe dimensiunea comună, `num_warps` warps pe program, `num_stages` etape de preîncărcare.
+
+    Acumularea se face în float32, iar C are tipul lui A. Pentru float32, pe un GPU Ampere sau
+    mai nou, `tl.dot` folosește implicit TF32 (rezultate cu vreo 3 zecimale exacte)."""
+    a, b, c, M, N, K = _pregateste(a, b)
+    grila = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    kernel_matmul[grila](a, b, c, M, N, K, BM=BM, BN=BN, BK=BK, num_warps=num_warps, num_stages=num_stages)
+    return c
+
+
+# ---------------------------------------------------------------------------------------------
+# Reglarea automată
+# ---------------------------------------------------------------------------------------------
+
+#: De câte ori rulează fiecare configurație, pe CPU, cronometrul de ceas al reglării.
+REPETARI_PE_CPU = 3
+
+
+def _cronometru_pe_cpu(apel, quantiles=None, **_):
+    """Înlocuitorul lui `do_bench` sub interpretor: mediana (și cuantilele cerute), în ms, a
+    câtorva rulări cronometrate cu `time.perf_counter`. Măsoară interpretorul, nu un GPU."""
+    timpi_ms = []
+    for _repetare in range(REPETARI_PE_CPU):
+        start = time.perf_counter()
+        apel()
+        timpi_ms.append((time.perf_counter() - start) * 1e3)
+    if quantiles is None:
+        return statistics.median(timpi_ms)
+    return [_cuantila(timpi_ms, q) for q in quantiles]
+
+
+def _autotune_primeste_do_bench() -> bool:
+    try:
+        return "do_bench" in inspect.signature(triton.autotune).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _grila(meta, M, N):
+    return (triton.cdiv(M, meta["BM"]), triton.cdiv(N, meta["BN"]))
+
+
+class MatmulReglat:
+    """C = A @ B cu `kernel_matmul` reglat automat peste `configuratii`.
+
+    La prima apelare pentru o pereche nouă de dimensiuni (M, N, K) și de tipuri, Triton rulează
+    fiecare configurație, o cronometrează și o păstrează pe cea mai rapidă; apelările următoare
+    cu aceleași dimensiuni o folosesc direct, fără să mai măsoare nimic.
+
+    - `reglator` — obiectul `triton.runtime.autotuner.Autotuner` (cu `best_config`,
+      `configs_timings`, `cache`);
+    - `configuratia_aleasa` — configurația câștigătoare a ultimei apelări (None înainte de ea);
+    - `timpi()` — timpii ultimei reglări, de la cea mai rapidă configurație la cea mai lentă;
+    - `doar_prima` — adevărat când, pe CPU, s-a păstrat doar prima configurație (vezi modulul).
+    """
+
+    def __init__(self, configuratii):
+        _cere_triton()
+        configuratii = list(configuratii)
+        if not configuratii:
+            raise ValueError("Reglarea automată are nevoie de cel puțin o configurație triton.Config.")
+        self.configuratii = configuratii
+        self.doar_prima = False
+        argumente = {}
+        if pe_interpretor():
+            if _autotune_primeste_do_bench():
+                argumente["do_bench"] = _cronometru_pe_cpu
+            else:  # triton vechi: nu poate cronometra sub interpretor
+                configuratii = configuratii[:1]
+                self.doar_prima = True
+        self.reglator = triton.autotune(configs=configuratii, key=["M", "N", "K"], **argumente)(kernel_matmul)
+
+    def __call__(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        a, b, c, M, N, K = _pregateste(a, b)
+        self.reglator[lambda meta: _grila(meta, M, N)](a, b, c, M, N, K)
+        return c
+
+    @property
+    def configuratia_aleasa(self):
+        """Configurația folosită la ultima apelare (None dacă funcția n-a fost încă apelată)."""
+        return getattr(self.reglator, "best_config", None)
+
+    def timpi(self) -> list:
+        """Perechi (configurație, timp median în ms) din ultima reglare, sortate crescător.
+
+        Lista e goală dacă reglarea nu a cronometrat nimic: o singură configurație, o funcție
+        încă neapelată sau o versiune de Triton fără atributul `configs_timings`."""
+        timpi = getattr(self.reglator, "configs_timings", None) or {}
+        perechi = []
+        for configuratie, timp in timpi.items():
+            if isinstance(timp, (list, tuple)):
+                timp = timp[0] if timp else float("nan")
+            perechi.append((configuratie, float(timp)))
+        return sorted(perechi, key=lambda pereche: pereche[1])
+
+    def __repr__(self) -> str:
+        return f"MatmulReglat({len(self.configuratii)} configurații)"
+
+
+def matmul_reglat(configuratii) -> MatmulReglat:
+    """O funcție `f(a, b) -> a @ b` care lansează `kernel_matmul` reglat automat:
+    `triton.autotune(configs=configuratii, key=["M", "N", "K"])` aplicat kernel-ului.
+
+    `f.reglator` e obiectul Triton al reglării; după prima apelare, `f.configuratia_aleasa` e
+    configurația câștigătoare, iar `f.timpi()` dă timpul fiecărei configurații. Pe CPU,
+    cronometrarea se face cu ceasul, prin interpretor (vezi descrierea modulului)."""
+    return MatmulReglat(configuratii)

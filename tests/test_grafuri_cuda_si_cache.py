@@ -1,0 +1,92 @@
+"""Unealta capitolelor 04 și 05: modelul din straturi mici, costul lansărilor, latența pe
+loturi, cache-ul măsurat în procese noi, completarea rezultatelor de referință."""
+
+import pytest
+import torch
+from torch import nn
+
+from curs_compilare import cache_compilare, grafice, grafuri_cuda, validare
+from curs_compilare.masurare import masoara
+from curs_compilare.modele import ConfiguratieTransformer
+
+
+def test_stiva_mica_are_straturile_cerute_si_nu_schimba_generatorul():
+    stare = torch.random.get_rng_state()
+    model = grafuri_cuda.stiva_mica(adancime=3, latime=8)
+    assert torch.equal(stare, torch.random.get_rng_state())
+    assert not model.training
+    liniare = [m for m in model if isinstance(m, nn.Linear)]
+    assert len(liniare) == 3 and all(m.in_features == 8 for m in liniare)
+    assert sum(isinstance(m, nn.GELU) for m in model) == 3
+    # aceeași sămânță, aceleași ponderi
+    assert torch.equal(liniare[0].weight, grafuri_cuda.stiva_mica(3, 8)[0].weight)
+
+
+def test_cost_lansari_numara_operatiile_pe_cpu():
+    model = grafuri_cuda.stiva_mica(adancime=4, latime=16)
+    with torch.no_grad():
+        cost = grafuri_cuda.cost_lansari(model, torch.randn(1, 16), timp_minim_s=0.02)
+    assert cost.numar_kerneluri == 8  # addmm și gelu, pentru fiecare strat
+    assert cost.perete_s > 0 and cost.timp_kerneluri_s > 0
+    assert cost.perete_pe_kernel_us == pytest.approx(cost.perete_us / 8)
+    assert cost.ocupare == pytest.approx(cost.timp_kerneluri_s / cost.perete_s)
+
+
+def test_latente_pe_loturi_compara_si_masoara_fiecare_lot():
+    model = grafuri_cuda.stiva_mica(adancime=2, latime=8)
+    latente = grafuri_cuda.latente_pe_loturi(model, [2], timp_minim_s=0.02)
+    assert set(latente) == {"eager", "reduce-overhead"}
+    assert all(len(lista) == 1 and lista[0].mediana_s > 0 for lista in latente.values())
+
+
+def test_ceasul_de_perete_ocoleste_do_bench():
+    m = masoara(lambda: None, pe_gpu=True, ceas_de_perete=True, timp_minim_s=0.01)
+    assert m.unealta == "torch.utils.benchmark"
+
+
+def test_grafic_de_debit_in_tflops():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = grafice.grafic_latime_banda({"eager": 500.0, "max-autotune": 700.0}, 800.0, unitate="TFLOP/s",
+                                     marime="debit de calcul", eticheta_plafon="vârful")
+    texte = [t.get_text() for t in ax.texts]
+    assert any("700 TFLOP/s (88% din plafon)" in t for t in texte)
+    assert "TFLOP/s" in ax.get_xlabel()
+
+
+def test_procesul_nou_care_esueaza_spune_de_ce(tmp_path):
+    # nr_capete nu împarte dim_model: procesul nou ridică ValueError înainte de orice compilare
+    gresita = ConfiguratieTransformer.__new__(ConfiguratieTransformer)
+    object.__setattr__(gresita, "__dict__", dict(vocabular=16, dim_model=10, nr_capete=3, nr_straturi=1, lungime=4, marime_lot=2))
+    with pytest.raises(RuntimeError, match="dim_model"):
+        cache_compilare.prima_apelare_in_proces_nou(tmp_path / "cache", gresita)
+    assert cache_compilare.are_artefacte_cache()
+
+
+def test_completeaza_inlocuieste_doar_notebookurile_executate():
+    vechi = {
+        "mediu": {"gpu": "vechi"},
+        "notebookuri": [
+            {"cale": "notebooks/00_a.ipynb", "trecut": True, "secunde": 10.0, "eroare": None},
+            {"cale": "notebooks/04_b.ipynb", "trecut": False, "secunde": 5.0, "eroare": "x"},
+            {"cale": "solutions/00_a_solutii.ipynb", "trecut": True, "secunde": 2.0, "eroare": None},
+        ],
+        "cifre": [
+            {"cheie": "00.x", "valoare": 1.0, "notebook": "notebooks/00_a.ipynb"},
+            {"cheie": "04.vechi", "valoare": 2.0, "notebook": "notebooks/04_b.ipynb"},
+        ],
+    }
+    nou = {
+        "mediu": {"gpu": "nou"},
+        "secunde_total": 7.0,
+        "notebookuri": [{"cale": "notebooks/04_b.ipynb", "trecut": True, "secunde": 7.0, "eroare": None}],
+        "cifre": [{"cheie": "04.nou", "valoare": 3.0, "notebook": "notebooks/04_b.ipynb"}],
+    }
+    date = validare.completeaza(vechi, nou)
+    assert [r["cale"] for r in date["notebookuri"]] == [
+        "notebooks/00_a.ipynb", "notebooks/04_b.ipynb", "solutions/00_a_solutii.ipynb"]
+    assert all(r["trecut"] for r in date["notebookuri"])
+    assert [c["cheie"] for c in date["cifre"]] == ["00.x", "04.nou"]
+    assert date["secunde_total"] == pytest.approx(19.0)
+    assert date["mediu"] == {"gpu": "nou"}
