@@ -14,13 +14,13 @@ decât sosește următoarea comandă. Aici sunt:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 from torch import nn
 
 from .inspectie import limita_recompilari
-from .masurare import Masuratoare, cronologie_kerneluri, masoara
+from .masurare import EvenimentKernel, Masuratoare, cronologie_kerneluri, masoara
 
 __all__ = ["stiva_mica", "CostLansari", "cost_lansari", "compileaza_static", "latente_pe_loturi"]
 
@@ -41,11 +41,13 @@ def stiva_mica(adancime: int = 16, latime: int = 256, dispozitiv=None, samanta: 
 @dataclass(frozen=True)
 class CostLansari:
     """Unde se duce timpul unui apel: cât durează pentru program și cât a lucrat efectiv
-    unitatea de calcul (GPU-ul sau, pe CPU, operațiile însele)."""
+    unitatea de calcul (GPU-ul sau, pe CPU, operațiile însele). `kerneluri` e cronologia din
+    profiler, gata de desenat cu `grafice.grafic_cronologie`."""
 
     perete_s: float
     timp_kerneluri_s: float
     numar_kerneluri: int
+    kerneluri: tuple[EvenimentKernel, ...] = field(default=(), repr=False)
 
     @property
     def perete_us(self) -> float:
@@ -73,13 +75,14 @@ class CostLansari:
 
 def cost_lansari(functie, *argumente, timp_minim_s: float = 0.2) -> CostLansari:
     """Măsoară timpul de perete pe apel (cu `masoara(..., ceas_de_perete=True)`) și, dintr-o
-    rulare sub `torch.profiler`, numărul kernel-urilor și suma duratelor lor."""
+    rulare sub `torch.profiler`, kernel-urile (cronologia lor), numărul lor și suma duratelor."""
     perete = masoara(functie, *argumente, timp_minim_s=timp_minim_s, ceas_de_perete=True)
     kerneluri = cronologie_kerneluri(functie, *argumente)
     return CostLansari(
         perete_s=perete.mediana_s,
         timp_kerneluri_s=sum(k.durata_us for k in kerneluri) / 1e6,
         numar_kerneluri=len(kerneluri),
+        kerneluri=tuple(kerneluri),
     )
 
 

@@ -27,6 +27,7 @@ def test_cost_lansari_numara_operatiile_pe_cpu():
     with torch.no_grad():
         cost = grafuri_cuda.cost_lansari(model, torch.randn(1, 16), timp_minim_s=0.02)
     assert cost.numar_kerneluri == 8  # addmm și gelu, pentru fiecare strat
+    assert len(cost.kerneluri) == 8 and cost.kerneluri[0].durata_us > 0
     assert cost.perete_s > 0 and cost.timp_kerneluri_s > 0
     assert cost.perete_pe_kernel_us == pytest.approx(cost.perete_us / 8)
     assert cost.ocupare == pytest.approx(cost.timp_kerneluri_s / cost.perete_s)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
-from ..cifre import cu_substantiv, format_numar
+from ..cifre import cu_substantiv, cu_unitate, format_numar
 from ..mediu import SM_MINIM_GEMM_AUTOTUNE
 from .baza import NESCRIS, GresealaCursant, Rezultat, apeleaza, compara_tensori, verificare
 
@@ -28,11 +28,6 @@ __all__ = [
 
 def _cu_majuscula(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _zecimal(valoare: float, zecimale: int = 1) -> str:
-    """Un număr cu virgulă zecimală, ca în text: „1,5”."""
-    return f"{valoare:.{zecimale}f}".replace(".", ",")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,10 +250,9 @@ def _verifica_corectitudinea(reglare, configuratii, dispozitiv) -> None:
 
 
 def _masoara_pe_gpu(reglare, configuratii) -> str:
-    """Configurația de bază și versiunea reglată, cronometrate cu do_bench pe 2048³ în float16."""
-    from triton.testing import do_bench
-
-    from ..masurare import _format_timp, tflops
+    """Configurația de bază și versiunea reglată, măsurate cu `masoara` (pe GPU: do_bench)
+    pe 2048³ în float16."""
+    from ..masurare import masoara, tflops
 
     latura = _LATURA_MASURARE
     generator = torch.Generator(device="cuda").manual_seed(0)
@@ -279,21 +273,19 @@ def _masoara_pe_gpu(reglare, configuratii) -> str:
     except Exception as eroare:
         raise GresealaCursant(_explica_eroare_triton(eroare, "una dintre configurații (la 2048 × 2048)")) from None
     aleasa = reglare.descrie_configuratie(reglat.configuratia_aleasa)
-    ms_baza = do_bench(ruleaza_baza, return_mode="median")
-    ms_reglat = do_bench(lambda: reglat(a, b), return_mode="median")
-    ms_cublas = do_bench(lambda: a @ b, return_mode="median")
-    tf_baza, tf_reglat, tf_cublas = (tflops(operatii, ms / 1e3) for ms in (ms_baza, ms_reglat, ms_cublas))
-    accelerare = ms_baza / ms_reglat
+    m_baza, m_reglat, m_cublas = (masoara(f) for f in (ruleaza_baza, lambda: reglat(a, b), lambda: a @ b))
+    tf_baza, tf_reglat, tf_cublas = (tflops(operatii, m.mediana_s) for m in (m_baza, m_reglat, m_cublas))
+    accelerare = m_baza.mediana_s / m_reglat.mediana_s
     cifre = (
         f"Pe {latura} × {latura} × {latura}, float16: configurația de bază (16 × 16 × 16, un warp) "
-        f"face {_zecimal(tf_baza)} TFLOP/s ({_format_timp(ms_baza / 1e3)}), versiunea ta reglată "
-        f"{_zecimal(tf_reglat)} TFLOP/s ({_format_timp(ms_reglat / 1e3)}), cu {aleasa}: de "
-        f"{_zecimal(accelerare)} ori mai rapidă. Pentru comparație, torch.matmul (cuBLAS) face "
-        f"{_zecimal(tf_cublas)} TFLOP/s."
+        f"face {cu_unitate(tf_baza, 'TFLOP/s')} ({cu_unitate(m_baza.mediana_ms, 'ms')}), versiunea ta reglată "
+        f"{cu_unitate(tf_reglat, 'TFLOP/s')} ({cu_unitate(m_reglat.mediana_ms, 'ms')}), cu {aleasa}: de "
+        f"{format_numar(accelerare)} ori mai rapidă. Pentru comparație, torch.matmul (cuBLAS) face "
+        f"{cu_unitate(tf_cublas, 'TFLOP/s')}."
     )
     if accelerare < _ACCELERARE_MINIMA:
         raise GresealaCursant(
-            f"{cifre}\nTrebuia de cel puțin {_zecimal(_ACCELERARE_MINIMA)} ori. Reglarea automată alege "
+            f"{cifre}\nTrebuia de cel puțin {format_numar(_ACCELERARE_MINIMA)} ori. Reglarea automată alege "
             "doar dintre configurațiile pe care i le dai: adaugă plăci mai mari (BM și BN de 64 sau "
             "128, BK de 32 sau 64), 4 sau 8 warps și 3–4 etape (num_stages)."
         )
@@ -349,7 +341,7 @@ def exercitiul_1(configuratii) -> Rezultat:
             f"Toate cele {len(lista)} configurații sunt valide și dau rezultate corecte, inclusiv pe "
             "matrice ale căror laturi nu sunt multipli de plăci (rulate prin interpretorul Triton, pe CPU). "
             "Pe CPU, timpii interpretorului nu spun nimic despre un GPU; pe un GPU, verificarea "
-            f"măsoară și viteza: versiunea reglată trebuie să fie de cel puțin {_zecimal(_ACCELERARE_MINIMA)} "
+            f"măsoară și viteza: versiunea reglată trebuie să fie de cel puțin {format_numar(_ACCELERARE_MINIMA)} "
             "ori mai rapidă decât configurația de bază."
         )
 
@@ -435,7 +427,7 @@ def _raspuns_2(functie, caz: _Caz2):
         valoare = _apeleaza_cu_limita(functie, caz.argumente, _LIMITA_TIMP_2_S)
     except _TimpDepasit:
         raise GresealaCursant(
-            f"Pentru cazul „{caz.descriere}”, funcția n-a terminat în {_zecimal(_LIMITA_TIMP_2_S, 0)} s. "
+            f"Pentru cazul „{caz.descriere}”, funcția n-a terminat în {format_numar(_LIMITA_TIMP_2_S)} s. "
             "O buclă care crește n până când max-autotune ajunge din urmă nu se oprește niciodată când "
             "pasul lui nu e mai rapid: verifică întâi cazul acesta și întoarce None (sau calculează n "
             "direct, cu math.ceil)."
@@ -708,7 +700,7 @@ def _nume_tip(tip) -> str:
 
 def _descriere_scurta(gpu: DescriereGPU) -> str:
     major, minor = gpu.capabilitate
-    return f"{gpu.nume} (capabilitate {major}.{minor}, {gpu.numar_sm} SM, {_zecimal(gpu.memorie_gib, 0)} GiB)"
+    return f"{gpu.nume} (capabilitate {major}.{minor}, {gpu.numar_sm} SM, {format_numar(gpu.memorie_gib)} GiB)"
 
 
 def _plan_cursant(plan_pentru, gpu: DescriereGPU, cunoscut: bool) -> tuple[torch.dtype, bool]:
