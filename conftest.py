@@ -1,12 +1,18 @@
-"""Configurația comună a testelor: verifică la final că rularea testelor (nbval execută
-notebook-urile) a lăsat `notebooks/` și `solutions/` neatinse, octet cu octet."""
+"""Configurația comună a testelor:
+- la final, verifică că rularea testelor (nbval execută notebook-urile) a lăsat `notebooks/` și
+  `solutions/` neatinse, octet cu octet;
+- după fiecare celulă executată de nbval, citește ce a tipărit celula și o face să pice dacă
+  tipărește o concluzie care se contrazice singură („de 0,94 ori mai rapid”)."""
 
 import hashlib
 from pathlib import Path
 
+import pytest
+
 # Pachetul cursului, importat primul: pe o mașină fără GPU pornește interpretorul Triton
 # (TRITON_INTERPRET=1), ceea ce trebuie să se întâmple înainte ca vreun test să încarce triton.
 import curs_compilare  # noqa: F401
+from curs_compilare.concluzii import contradictii, text_iesiri
 
 RADACINA = Path(__file__).resolve().parent
 DOSARE_PAZITE = ("notebooks", "solutions")
@@ -34,3 +40,18 @@ def pytest_sessionfinish(session, exitstatus):
     if schimbate:
         print("\nTestele au modificat fișiere din notebooks/ sau solutions/: " + ", ".join(schimbate))
         session.exitstatus = 1
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    rezultat = yield
+    iesiri = getattr(item, "test_outputs", None)  # celulele executate de nbval
+    if iesiri:
+        contrazise = contradictii(text_iesiri(iesiri))
+        if contrazise:
+            raise AssertionError(
+                "Celula tipărește o concluzie contrazisă de propriile cifre: "
+                + "; ".join(f"„{c}”" for c in contrazise)
+                + ". Scrie concluzia cu curs_compilare.concluzii.concluzie_accelerare."
+            )
+    return rezultat

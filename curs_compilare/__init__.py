@@ -2,7 +2,10 @@
 
 Module:
 - `mediu` — ce mașină rulează cursul (CPU/GPU/Colab) și profilul de dimensiuni;
-- `masurare` — măsurători corecte, GB/s și TFLOP/s, kernel-uri numărate, plafonul de copiere;
+- `masurare` — măsurători corecte (`compara`: variante măsurate intercalat, în runde, cu ceasul potrivit, mediană și
+  împrăștiere), GB/s și TFLOP/s, kernel-uri numărate, plafonul de copiere;
+- `masurare_compilare` — timpul compilării, fără taxa fixă a procesului și cu un cache gol;
+- `concluzii` — propozițiile tipărite din măsurători („mai rapid”, „la fel”, „mai lent”);
 - `modele` — `ReteaTransformer`, modelul cursului, cu loturi și un pas de antrenare;
 - `inspectie` — ce face `torch.compile` dedesubt: jurnale, grafuri capturate, explicații, recompilări;
 - `fuziune` — lanțurile de operații ale capitolului despre fuziune și octeții pe care îi mută;

@@ -96,16 +96,21 @@ def grafic_dimensiuni(
     eticheta_plafon: str = "plafonul de copiere măsurat",
     titlu: str = "",
     ax=None,
+    intervale: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
 ):
     """Una sau mai multe serii în funcție de dimensiunea datelor (axe logaritmice).
 
     `marime` este eticheta axei verticale („GB/s”, „ms” ...); `plafon`, dacă e dat, se
     desenează ca linie orizontală întreruptă — acoperișul pe care nu-l poți depăși.
+    `intervale[nume] = (jos, sus)` desenează, în jurul seriei, banda împrăștierii măsurate.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4))
     for nume, valori in serii.items():
-        ax.plot(dimensiuni_octeti, valori, marker="o", label=nume)
+        linie, = ax.plot(dimensiuni_octeti, valori, marker="o", label=nume)
+        if intervale and nume in intervale:
+            jos, sus = intervale[nume]
+            ax.fill_between(dimensiuni_octeti, jos, sus, color=linie.get_color(), alpha=0.2, linewidth=0)
     if plafon is not None:
         ax.axhline(plafon, linestyle="--", color="black", linewidth=1, label=eticheta_plafon)
     ax.set_xscale("log", base=2)
@@ -219,16 +224,25 @@ def grafic_latime_banda(
     unitate: str = "GB/s",
     marime: str = "lățime de bandă utilă",
     eticheta_plafon: str = "plafonul de copiere măsurat",
+    intervale: Mapping[str, tuple[float, float]] | None = None,
 ):
     """Bare orizontale de debit, câte una pe variantă, cu plafonul ca linie verticală
     întreruptă și procentul din plafon scris lângă fiecare bară. Implicit în GB/s, cu
     plafonul de copiere; pentru calcul, de exemplu, `unitate="TFLOP/s"`,
-    `marime="debit de calcul"`, `eticheta_plafon="vârful produsului de matrice măsurat"`."""
+    `marime="debit de calcul"`, `eticheta_plafon="vârful produsului de matrice măsurat"`.
+    `intervale[nume] = (jos, sus)` desenează împrăștierea măsurată a unei bare."""
     nume = list(valori)
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 0.55 * len(nume) + 1.3))
     culori = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    ax.barh(range(len(nume)), [valori[n] for n in nume], color=[culori[i % len(culori)] for i in range(len(nume))])
+    erori = None
+    if intervale:
+        erori = [
+            [max(0.0, valori[n] - intervale[n][0]) if n in intervale else 0.0 for n in nume],
+            [max(0.0, intervale[n][1] - valori[n]) if n in intervale else 0.0 for n in nume],
+        ]
+    ax.barh(range(len(nume)), [valori[n] for n in nume], xerr=erori, capsize=3,
+            color=[culori[i % len(culori)] for i in range(len(nume))])
     ax.set_yticks(list(range(len(nume))), nume)
     ax.invert_yaxis()
     for i, n in enumerate(nume):

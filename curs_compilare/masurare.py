@@ -1,29 +1,43 @@
-"""Măsurători corecte: încălzire, sincronizare, mediană, prima apelare separat.
+"""Măsurători corecte: încălzire, sincronizare, variante măsurate intercalat, în runde, mediană și împrăștiere.
 
-Nu cronometrăm de mână. Pe GPU folosim `triton.testing.do_bench` (evenimente CUDA, cache-ul
-L2 golit înaintea fiecărei rulări), pe CPU `torch.utils.benchmark.Timer`. Aici sunt și
-conversiile din octeți și operații în GB/s și TFLOP/s, numărarea kernel-urilor cu
+Disciplina de măsurare a cursului stă într-un singur loc, `compara` (și `masoara`, pentru o
+singură funcție): încălzire, ceasul potrivit (ceasul de perete pentru un apel limitat de
+procesor, evenimentele CUDA ale lui `triton.testing.do_bench` pentru unul limitat de GPU),
+variantele măsurate pe rând în mai multe runde, mediana și împrăștierea, nicio recompilare în
+timpul cronometrării. `Raport` e raportul a doi timpi, rundă cu rundă. Timpul compilării se
+măsoară separat, în `masurare_compilare`.
+
+Tot aici: conversiile din octeți și operații în GB/s și TFLOP/s, numărarea kernel-urilor cu
 `torch.profiler` și plafonul de copiere al mașinii, pe care capitolele îl folosesc drept
 „acoperiș”.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import re
 import statistics
 import time
+import timeit
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import torch
+from torch.utils.benchmark.utils.timer import timer as ceas_torch_benchmark
 
+from .cifre import format_timp
 from .mediu import dimensiune, sincronizeaza
 
 __all__ = [
     "Masuratoare",
+    "Raport",
+    "Comparatie",
+    "RecompilareInMasurare",
+    "compara",
+    "raport_din",
     "masoara",
     "timp_prima_apelare",
     "NumarKerneluri",
@@ -33,6 +47,7 @@ __all__ = [
     "cronologie_kerneluri",
     "gbps",
     "tflops",
+    "debit",
     "PlafonCopiere",
     "masoara_plafon_copiere",
     "prag_rentabilitate",
@@ -44,21 +59,24 @@ __all__ = [
 # Rezultatul unei măsurători
 # ---------------------------------------------------------------------------------------------
 
+#: Ceasurile cu care se poate măsura: timpul real scurs, văzut de program („perete”), sau
+#: timpul GPU-ului, cu evenimente CUDA („gpu”, prin `triton.testing.do_bench`).
+CEASURI = ("perete", "gpu")
 
-def _format_timp(secunde: float) -> str:
-    """Un timp în unitatea potrivită, cu virgulă zecimală: „1,23 ms”."""
-    if secunde >= 1:
-        valoare, unitate = secunde, "s"
-    elif secunde >= 1e-3:
-        valoare, unitate = secunde * 1e3, "ms"
-    else:
-        valoare, unitate = secunde * 1e6, "µs"
-    return f"{valoare:.3g} {unitate}".replace(".", ",")
+#: Peste ce parte din timpul unui apel (într-o buclă) trebuie să lucreze procesorul ca apelul
+#: să fie socotit limitat de procesor (*host-bound*) și măsurat cu ceasul de perete.
+PRAG_LIMITAT_DE_PROCESOR = 0.7
+
+#: Sub ce abatere față de 1 un raport de timpi e socotit „la fel”, chiar dacă rundele nu-l
+#: încadrează pe 1 (3%).
+TOLERANTA_LA_FEL = 0.03
 
 
 @dataclass(frozen=True)
 class Masuratoare:
-    """Timpii unei funcții, după încălzire: mediana și împrăștierea (cuantilele 20% și 80%)."""
+    """Timpii unei funcții, după încălzire: mediana și împrăștierea (cuantilele 20% și 80%)
+    ale tuturor rulărilor, plus mediana fiecărei runde (`mediane_runde`), din care se vede
+    cât de stabilă e cifra de la o rundă la alta."""
 
     mediana_s: float
     cuantila20_s: float
@@ -66,6 +84,9 @@ class Masuratoare:
     numar_rulari: int
     unealta: str
     eticheta: str = ""
+    mediane_runde: tuple[float, ...] = ()
+    ceas: str = "perete"
+    pe_gpu: bool = False
 
     @property
     def mediana_ms(self) -> float:
@@ -80,13 +101,141 @@ class Masuratoare:
         """Lățimea intervalului 20–80% raportată la mediană (0,05 = ±2,5%)."""
         return (self.cuantila80_s - self.cuantila20_s) / self.mediana_s if self.mediana_s else 0.0
 
+    @property
+    def minim_runde_s(self) -> float:
+        """Cea mai mică mediană de rundă (sau mediana, dacă n-au fost runde)."""
+        return min(self.mediane_runde) if self.mediane_runde else self.mediana_s
+
+    @property
+    def maxim_runde_s(self) -> float:
+        """Cea mai mare mediană de rundă (sau mediana, dacă n-au fost runde)."""
+        return max(self.mediane_runde) if self.mediane_runde else self.mediana_s
+
+    @property
+    def depinde_de_procesor(self) -> bool:
+        """Adevărat când cifra depinde și de procesorul mașinii, nu doar de GPU: pe un GPU,
+        măsurată cu ceasul de perete (un apel limitat de procesor); pe o mașină fără GPU,
+        întotdeauna."""
+        return self.ceas == "perete"
+
     def __str__(self) -> str:
+        from .cifre import cu_substantiv
+
+        runde = len(self.mediane_runde)
+        rulari = cu_substantiv(self.numar_rulari, "rulare", "rulări")
+        din = f"mediana a {rulari}" + (f" în {cu_substantiv(runde, 'rundă', 'runde')}" if runde > 1 else "")
         text = (
-            f"{_format_timp(self.mediana_s)} (mediana a {self.numar_rulari} rulări; "
-            f"20–80%: {_format_timp(self.cuantila20_s)} – {_format_timp(self.cuantila80_s)}; "
+            f"{format_timp(self.mediana_s)} ({din}; "
+            f"20–80%: {format_timp(self.cuantila20_s)} – {format_timp(self.cuantila80_s)}; "
             f"{self.unealta})"
         )
         return f"{self.eticheta}: {text}" if self.eticheta else text
+
+
+@dataclass(frozen=True)
+class Raport:
+    """Raportul a doi timpi măsurați în aceleași runde (de exemplu eager / compilat = de
+    câte ori e mai rapidă varianta compilată): mediana rapoartelor de rundă, cel mai mic și cel
+    mai mare raport de rundă și cuantilele de 20% și 80% ale rapoartelor (`jos`, `sus`;
+    implicit, minimul și maximul)."""
+
+    mediana: float
+    minim: float
+    maxim: float
+    runde: int = 1
+    depinde_de_procesor: bool = False
+    jos: float | None = None
+    sus: float | None = None
+    toleranta: float = TOLERANTA_LA_FEL
+
+    @property
+    def in_zgomot(self) -> bool:
+        """Adevărat când diferența nu se deosebește de zgomot: rundele din mijloc (între
+        cuantilele de 20% și 80%) dau rapoarte și sub, și peste 1, sau mediana se abate de la 1
+        cu cel mult `toleranta` (3%, implicit). O singură rundă aberantă nu schimbă verdictul."""
+        jos = self.minim if self.jos is None else self.jos
+        sus = self.maxim if self.sus is None else self.sus
+        return jos <= 1.0 <= sus or abs(self.mediana - 1.0) <= self.toleranta
+
+    @property
+    def mai_rapid(self) -> bool:
+        """Varianta e clar mai rapidă decât referința (raport peste 1, dincolo de zgomot)."""
+        return not self.in_zgomot and self.mediana > 1.0
+
+    @property
+    def mai_lent(self) -> bool:
+        """Varianta e clar mai lentă decât referința (raport sub 1, dincolo de zgomot)."""
+        return not self.in_zgomot and self.mediana < 1.0
+
+    def interval(self) -> str:
+        """„între 2,25× și 2,4× în 5 runde”."""
+        from .cifre import cu_substantiv, cu_unitate
+
+        if self.runde <= 1:
+            return "o singură rundă"
+        return (
+            f"între {cu_unitate(self.minim, '×')} și {cu_unitate(self.maxim, '×')} "
+            f"în {cu_substantiv(self.runde, 'rundă', 'runde')}"
+        )
+
+    def __str__(self) -> str:
+        from .cifre import cu_unitate
+
+        return f"{cu_unitate(self.mediana, '×')} ({self.interval()})"
+
+
+def raport_din(numarator: Masuratoare, numitor: Masuratoare) -> Raport:
+    """`numarator / numitor`, rundă cu rundă, când cele două au fost măsurate în aceleași runde
+    (de `compara`); altfel, raportul medianelor, fără interval."""
+    depinde = numarator.depinde_de_procesor or numitor.depinde_de_procesor
+    if numarator.mediane_runde and len(numarator.mediane_runde) == len(numitor.mediane_runde):
+        rapoarte = [a / b for a, b in zip(numarator.mediane_runde, numitor.mediane_runde) if b > 0]
+        if rapoarte:
+            return Raport(
+                mediana=statistics.median(rapoarte),
+                minim=min(rapoarte),
+                maxim=max(rapoarte),
+                runde=len(rapoarte),
+                depinde_de_procesor=depinde,
+                jos=_cuantila(rapoarte, 0.2),
+                sus=_cuantila(rapoarte, 0.8),
+            )
+    valoare = numarator.mediana_s / numitor.mediana_s
+    return Raport(valoare, valoare, valoare, 1, depinde)
+
+
+@dataclass(frozen=True)
+class Comparatie:
+    """Mai multe variante ale aceluiași calcul, măsurate cu același ceas, intercalat, în runde
+    (`compara`). `comparatie["eager"]` e măsurătoarea unei variante."""
+
+    masuratori: dict
+    ceas: str
+    motiv_ceas: str = ""
+
+    def __getitem__(self, nume: str) -> Masuratoare:
+        return self.masuratori[nume]
+
+    def __iter__(self):
+        return iter(self.masuratori)
+
+    def items(self):
+        return self.masuratori.items()
+
+    def accelerare(self, referinta: str, varianta: str) -> Raport:
+        """De câte ori e mai rapidă `varianta` decât `referinta` (timpul referinței împărțit
+        la timpul variantei), rundă cu rundă."""
+        return raport_din(self.masuratori[referinta], self.masuratori[varianta])
+
+    def __str__(self) -> str:
+        latime = max(len(n) for n in self.masuratori)
+        randuri = [f"{nume:<{latime}}  {format_timp(m.mediana_s)}" for nume, m in self.masuratori.items()]
+        return "\n".join(randuri + [self.motiv_ceas] if self.motiv_ceas else randuri)
+
+
+class RecompilareInMasurare(RuntimeError):
+    """O funcție compilată s-a recompilat în timpul cronometrării: timpul ar fi inclus o
+    compilare, deci măsurătoarea a fost oprită."""
 
 
 def _pe_gpu(argumente: Iterable) -> bool:
@@ -105,15 +254,202 @@ def _cuantila(valori: Sequence[float], q: float) -> float:
     return ordonate[jos] + (ordonate[sus] - ordonate[jos]) * (pozitie - jos)
 
 
-def _din_timpi(timpi_s: Sequence[float], unealta: str, eticheta: str) -> Masuratoare:
-    return Masuratoare(
-        mediana_s=statistics.median(timpi_s),
-        cuantila20_s=_cuantila(timpi_s, 0.2),
-        cuantila80_s=_cuantila(timpi_s, 0.8),
-        numar_rulari=len(timpi_s),
-        unealta=unealta,
-        eticheta=eticheta,
-    )
+def _fractie_procesor(apel: Callable, estimare_s: float) -> float:
+    """Ce parte din timpul unui apel, într-o buclă, îl ocupă procesorul.
+
+    - timpul procesorului: cât durează până când apelul se întoarce în Python, pornit cu
+      GPU-ul liber (procesorul a lansat tot, GPU-ul poate lucra încă);
+    - timpul în buclă: apeluri consecutive, cu sincronizare doar la capete, ca într-un program
+      obișnuit (procesorul lansează apelul următor cât GPU-ul lucrează la cel curent).
+
+    Aproape 1: GPU-ul termină fiecare lansare mai repede decât vine următoarea, deci apelul e
+    limitat de procesor. Mult sub 1: procesorul pune totul în coadă și GPU-ul e cel care dictează
+    ritmul."""
+    in_bucla = max(3, min(20, int(0.01 / estimare_s)))
+    bucle, procesor = [], []
+    for _ in range(3):
+        sincronizeaza()
+        start = time.perf_counter()
+        for _ in range(in_bucla):
+            apel()
+        sincronizeaza()
+        bucle.append((time.perf_counter() - start) / in_bucla)
+        start = time.perf_counter()
+        apel()
+        procesor.append(time.perf_counter() - start)
+        sincronizeaza()
+    return statistics.median(procesor) / max(statistics.median(bucle), 1e-9)
+
+
+@contextlib.contextmanager
+def _fara_recompilari(activ: bool, nume: str = ""):
+    """Cât ține blocul, o recompilare e o eroare (`set_stance("fail_on_recompile")`), tradusă
+    într-o `RecompilareInMasurare` cu explicația în română."""
+    if not activ or not hasattr(torch.compiler, "set_stance"):
+        yield
+        return
+    try:
+        with torch.compiler.set_stance("fail_on_recompile"):
+            yield
+    except RuntimeError as eroare:
+        if "fail_on_recompile" not in str(eroare):
+            raise
+        from .inspectie import motiv_scurt
+
+        varianta = f"Varianta „{nume}” s-a" if nume else "Funcția s-a"
+        raise RecompilareInMasurare(
+            f"{varianta} recompilat în timpul cronometrării, după încălzire: timpul ar fi inclus o "
+            "compilare, așa că măsurătoarea s-a oprit. Cauze obișnuite: o formă nouă sau un tip de date "
+            "nou, o valoare Python care se schimbă de la o apelare la alta, trecerea între modurile train și eval. "
+            f"Motivul dat de Dynamo: {motiv_scurt(str(eroare), 300)}"
+        ) from eroare
+
+
+def compara(
+    variante: Mapping[str, Callable],
+    *argumente,
+    runde: int = 5,
+    timp_minim_s: float = 0.2,
+    incalziri: int = 3,
+    pe_gpu: bool | None = None,
+    ceas: str = "auto",
+    pazeste_recompilari: bool = True,
+) -> Comparatie:
+    """Măsoară mai multe variante ale aceluiași calcul, `varianta(*argumente)`, corect și
+    comparabil. Disciplina de măsurare a cursului, într-un singur loc:
+
+    1. **încălzirea**: câteva apelări necronometrate ale fiecărei variante (prima apelare a
+       unei funcții compilate o compilează; pe aceea o măsori separat, cu `timp_compilare`);
+    2. **ceasul**, același pentru toate variantele (`ceas="auto"` îl alege):
+       - pe procesor, și pe GPU pentru un apel **limitat de procesor** (procesorul e ocupat
+         cel puțin 70% din timpul unui apel într-o buclă: lansări, gărzi, Python), ceasul de
+         perete: `timeit`, cu ceasul lui `torch.utils.benchmark`, care sincronizează GPU-ul —
+         timpul pe care îl simte programul într-o buclă;
+       - pe GPU, pentru un apel **limitat de GPU**, evenimente CUDA prin
+         `triton.testing.do_bench`, care golește și cache-ul L2 înaintea fiecărei rulări.
+       (`do_bench` ar ascunde costul procesorului: cât timp GPU-ul golește cache-ul,
+       procesorul apucă să lanseze o parte din apel „pe gratis”.) Cu `ceas="perete"` sau
+       `ceas="gpu"` alegi tu, și spui în text de ce;
+    3. **variante intercalate, în runde**: `runde` runde (cel puțin 5 pentru o comparație), în fiecare câte un
+       bloc de rulări din fiecare variantă, în altă ordine de la o rundă la alta, ca o
+       schimbare lentă a mașinii (frecvența, alte programe) să le atingă pe toate la fel;
+    4. **mediana și împrăștierea**: pentru fiecare variantă, mediana tuturor rulărilor,
+       cuantilele 20% și 80% și mediana fiecărei runde (din ele, `Comparatie.accelerare`
+       dă raportul rundă cu rundă);
+    5. **nicio recompilare în timpul cronometrării**: rundele rulează sub
+       `torch.compiler.set_stance("fail_on_recompile")`; o recompilare oprește măsurătoarea cu
+       o `RecompilareInMasurare`, explicată în română.
+
+    `timp_minim_s` e cât timp, cel puțin, se cronometrează fiecare variantă, în total.
+    """
+    if ceas not in ("auto", *CEASURI):
+        raise ValueError(f"ceas trebuie să fie 'auto', 'perete' sau 'gpu', nu {ceas!r}")
+    if not variante:
+        raise ValueError("compara are nevoie de cel puțin o variantă")
+    runde = max(1, int(runde))
+    if pe_gpu is None:
+        pe_gpu = _pe_gpu(argumente)
+
+    apeluri = {nume: (lambda f=f: f(*argumente)) for nume, f in variante.items()}
+
+    # 1. încălzirea și o estimare a duratei unui apel
+    estimari = {}
+    for nume, apel in apeluri.items():
+        apel()
+        if pe_gpu:
+            sincronizeaza()
+        with _fara_recompilari(pazeste_recompilari, nume):
+            start = time.perf_counter()
+            for _ in range(max(1, incalziri - 1)):
+                apel()
+            if pe_gpu:
+                sincronizeaza()
+        estimari[nume] = max((time.perf_counter() - start) / max(1, incalziri - 1), 1e-7)
+
+    # 2. ceasul
+    do_bench = None
+    if pe_gpu and ceas != "perete":
+        try:
+            from triton.testing import do_bench
+        except Exception:  # fără triton: doar ceasul de perete
+            do_bench = None
+    if not pe_gpu:
+        ceas_ales, motiv = "perete", "Ceasul de perete: pe procesor nu există altul."
+    elif ceas == "perete" or do_bench is None:
+        ceas_ales = "perete"
+        motiv = "Ceasul de perete, ales explicit." if ceas == "perete" else "Ceasul de perete (triton lipsește)."
+    elif ceas == "gpu":
+        ceas_ales, motiv = "gpu", "Ceasul GPU-ului (evenimente CUDA, do_bench), ales explicit."
+    else:
+        with _fara_recompilari(pazeste_recompilari):
+            fractii = {
+                nume: _fractie_procesor(apel, estimari[nume])
+                for nume, apel in apeluri.items()
+            }
+        limitate = [n for n, f in fractii.items() if f >= PRAG_LIMITAT_DE_PROCESOR]
+        if limitate:
+            ceas_ales = "perete"
+            nume = [f"„{n}”" for n in limitate]
+            enumerare = nume[0] if len(nume) == 1 else ", ".join(nume[:-1]) + " și " + nume[-1]
+            motiv = (
+                f"Ceasul de perete: {enumerare} "
+                + ("e limitat" if len(limitate) == 1 else "sunt limitate")
+                + " de procesor (procesorul e ocupat cel puțin 70% din timpul unui apel); "
+                + ("cifra depinde" if len(apeluri) == 1 else "cifrele depind")
+                + " și de procesorul mașinii."
+            )
+        else:
+            ceas_ales, motiv = "gpu", "Ceasul GPU-ului (evenimente CUDA, do_bench): apelurile sunt limitate de GPU."
+
+    # 3. rundele: variantele intercalate
+    buget_runda_s = timp_minim_s / runde
+    # ceasul de perete: `timeit` cu ceasul lui torch.utils.benchmark, care sincronizează GPU-ul
+    # înainte de fiecare citire (pe procesor e ceasul obișnuit)
+    cronometre = {nume: timeit.Timer(apel, timer=ceas_torch_benchmark) for nume, apel in apeluri.items()}
+    esantioane: dict[str, list[float]] = {nume: [] for nume in apeluri}
+    mediane: dict[str, list[float]] = {nume: [] for nume in apeluri}
+    rulari = {nume: 0 for nume in apeluri}
+    nume_variante = list(apeluri)
+    for runda in range(runde):
+        deplasare = runda % len(nume_variante)
+        ordine = nume_variante[deplasare:] + nume_variante[:deplasare]
+        if runda % 2:
+            ordine.reverse()
+        for nume in ordine:
+            with _fara_recompilari(pazeste_recompilari, nume):
+                if ceas_ales == "gpu":
+                    timpi_ms = do_bench(
+                        apeluri[nume], warmup=1, rep=max(1, int(buget_runda_s * 1e3)), return_mode="all"
+                    )
+                    timpi = [t / 1e3 for t in timpi_ms]
+                    rulari[nume] += len(timpi)
+                else:
+                    # blocuri de ~2 ms, cel puțin 3 pe rundă. Pe GPU, un bloc are cel puțin 3 apeluri
+                    # consecutive: ca într-o buclă reală, procesorul lansează apelul următor cât
+                    # GPU-ul îl execută pe cel curent. Pe procesor, un apel lent e un bloc.
+                    pe_bloc = max(3 if pe_gpu else 1, int(0.002 / estimari[nume]))
+                    blocuri = min(200, max(3, int(buget_runda_s / (pe_bloc * estimari[nume]))))
+                    timpi = [cronometre[nume].timeit(pe_bloc) / pe_bloc for _ in range(blocuri)]
+                    rulari[nume] += blocuri * pe_bloc
+            esantioane[nume].extend(timpi)
+            mediane[nume].append(statistics.median(timpi))
+
+    unealta = "ceasul GPU-ului, do_bench" if ceas_ales == "gpu" else "ceasul de perete, timeit"
+    masuratori = {
+        nume: Masuratoare(
+            mediana_s=statistics.median(esantioane[nume]),
+            cuantila20_s=_cuantila(esantioane[nume], 0.2),
+            cuantila80_s=_cuantila(esantioane[nume], 0.8),
+            numar_rulari=rulari[nume],
+            unealta=unealta,
+            eticheta=nume,
+            mediane_runde=tuple(mediane[nume]),
+            ceas=ceas_ales,
+            pe_gpu=pe_gpu,
+        )
+        for nume in apeluri
+    }
+    return Comparatie(masuratori=masuratori, ceas=ceas_ales, motiv_ceas=motiv)
 
 
 def masoara(
@@ -123,69 +459,25 @@ def masoara(
     incalziri: int = 3,
     pe_gpu: bool | None = None,
     eticheta: str = "",
-    ceas_de_perete: bool = False,
+    ceas: str = "auto",
+    runde: int = 5,
+    pazeste_recompilari: bool = True,
 ) -> Masuratoare:
-    """Măsoară `functie(*argumente)` corect și întoarce mediana și împrăștierea.
-
-    - întâi câteva apelări de încălzire (prima apelare a unei funcții compilate o compilează:
-      pe aceea o măsori separat, cu `timp_prima_apelare`);
-    - pe GPU: `triton.testing.do_bench`, care cronometrează cu evenimente CUDA și golește
-      cache-ul L2 înaintea fiecărei rulări; fără triton, `torch.utils.benchmark.Timer`;
-    - pe CPU: `torch.utils.benchmark.Timer.blocked_autorange`, cu toate firele de execuție.
-
-    `timp_minim_s` este cât timp, cel puțin, se repetă funcția pentru statistică.
-
-    `ceas_de_perete=True` măsoară și pe GPU cu `torch.utils.benchmark.Timer` (care
-    sincronizează GPU-ul): timpul pe apel într-o buclă, așa cum îl simte programul, cu tot cu
-    munca procesorului care lansează kernel-urile. Pentru modelele limitate de costul lansării
-    (capitolul 04) asta e măsura potrivită: `do_bench` golește cache-ul L2 cu un kernel înaintea
-    fiecărei rulări, iar cât timp GPU-ul lucrează la golire, procesorul apucă să lanseze o parte
-    din kernel-uri „pe gratis”.
-    """
-    if pe_gpu is None:
-        pe_gpu = _pe_gpu(argumente)
-
-    def apel():
-        return functie(*argumente)
-
-    start = time.perf_counter()
-    for _ in range(max(1, incalziri)):
-        apel()
-    if pe_gpu:
-        sincronizeaza()
-    estimare_s = (time.perf_counter() - start) / max(1, incalziri)
-
-    if pe_gpu and not ceas_de_perete:
-        try:
-            from triton.testing import do_bench
-        except Exception:
-            do_bench = None
-        if do_bench is not None:
-            repetare_ms = max(1, int(timp_minim_s * 1000))
-            try:
-                timpi_ms = do_bench(apel, warmup=25, rep=repetare_ms, return_mode="all")
-            except (AssertionError, TypeError):  # triton vechi, fără return_mode="all"
-                timpi_ms = do_bench(apel, warmup=25, rep=repetare_ms, quantiles=[0.2, 0.5, 0.8])
-            return _din_timpi([t / 1e3 for t in timpi_ms], "triton.testing.do_bench", eticheta)
-
-    from torch.utils import benchmark
-
-    cronometru = benchmark.Timer(
-        stmt="apel()",
-        globals={"apel": apel},
-        num_threads=torch.get_num_threads(),
-        label=eticheta or "măsurătoare",
+    """Măsoară o singură funcție, `functie(*argumente)`, cu aceeași disciplină ca `compara`
+    (încălzire, ceasul potrivit, runde, mediană și împrăștiere, nicio recompilare în timpul
+    cronometrării). Când compari variante, folosește `compara`: le măsoară intercalat, în runde."""
+    nume = eticheta or "măsurătoare"
+    comparatie = compara(
+        {nume: functie},
+        *argumente,
+        runde=runde,
+        timp_minim_s=timp_minim_s,
+        incalziri=incalziri,
+        pe_gpu=pe_gpu,
+        ceas=ceas,
+        pazeste_recompilari=pazeste_recompilari,
     )
-    # cel puțin ~10 rulări și pentru funcțiile lente, dar nu mai mult de câteva secunde
-    durata_s = max(timp_minim_s, min(10 * estimare_s, 5.0))
-    rezultat = cronometru.blocked_autorange(min_run_time=durata_s)
-    # fiecare valoare din `times` e media unui bloc de `number_per_run` rulări
-    rulari = len(rezultat.times) * rezultat.number_per_run
-    if rulari < 10 and durata_s < 5.0:  # estimarea din încălzire a fost prea optimistă
-        rezultat = cronometru.blocked_autorange(min_run_time=min(durata_s * 12 / max(rulari, 1), 10.0))
-        rulari = len(rezultat.times) * rezultat.number_per_run
-    masuratoare = _din_timpi(list(rezultat.times), "torch.utils.benchmark", eticheta)
-    return dataclasses.replace(masuratoare, numar_rulari=rulari)
+    return dataclasses.replace(comparatie[nume], eticheta=eticheta)
 
 
 def timp_prima_apelare(functie: Callable, *argumente, pe_gpu: bool | None = None) -> float:
@@ -346,6 +638,17 @@ def tflops(operatii: float, secunde: float) -> float:
     return operatii / secunde / 1e12
 
 
+def debit(cantitate: float, masuratoare: Masuratoare, scara: float = 1e9) -> tuple[float, float, float]:
+    """Debitul `cantitate / timp / scara` (cu scara 10⁹ și octeți: GB/s; cu 10¹² și operații:
+    TFLOP/s), ca triplet (mediana, jos, sus): „jos” din cuantila de 80% a timpului, „sus” din
+    cea de 20% — împrăștierea măsurătorii, gata de desenat."""
+    return (
+        cantitate / masuratoare.mediana_s / scara,
+        cantitate / masuratoare.cuantila80_s / scara,
+        cantitate / masuratoare.cuantila20_s / scara,
+    )
+
+
 @dataclass(frozen=True)
 class PlafonCopiere:
     """Lățimea de bandă a unei copieri simple (`y.copy_(x)`): acoperișul operațiilor
@@ -361,7 +664,7 @@ class PlafonCopiere:
         return (
             f"Plafonul de copiere ({self.dispozitiv}): {valoare} GB/s "
             f"(y.copy_(x) pe {self.octeti_copiati / 2**20:.0f} MiB, citire + scriere; "
-            f"{_format_timp(self.masuratoare.mediana_s)} mediana)"
+            f"mediana {format_timp(self.masuratoare.mediana_s)})"
         )
 
 

@@ -14,6 +14,20 @@ un raport în `build/validare/`:
 Cu `--completeaza`, rezultatele notebook-urilor executate acum înlocuiesc, într-un raport mai
 vechi, doar rezultatele acelorași notebook-uri; restul raportului vechi rămâne (de exemplu,
 după ce ai adăugat un capitol, îl validezi doar pe el și completezi rezultatele de referință).
+
+În textul tipărit de fiecare notebook executat se caută și concluziile care se contrazic singure
+(„de 0,94 ori mai rapid”, vezi `concluzii.contradictii`): un notebook cu o astfel de propoziție
+e socotit eșuat.
+
+Două rapoarte, de pe două rulări (de exemplu pe două mașini de același fel), se compară cifră
+cu cifră:
+
+    python -m curs_compilare.validare --compara build/validare_1/rezultate.json build/validare_2/rezultate.json
+
+Comanda tipărește, pentru fiecare cifră-cheie, raportul dintre cele două valori și semnalează
+cifrele care diferă cu mai mult de 15% (`--prag`); cele care depind de procesorul mașinii sunt
+doar marcate. Se termină cu cod de eroare dacă vreo cifră care nu depinde de procesor diferă
+peste prag.
 """
 
 from __future__ import annotations
@@ -27,8 +41,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from .cifre import VARIABILA_FISIER, cu_unitate, format_numar
+from .cifre import VARIABILA_FISIER, cu_substantiv, cu_unitate, descrie_cifra, format_numar
+from .concluzii import contradictii, text_iesiri
 from .mediu import detecteaza_mediul
+
+#: Cât pot diferi, cel mult, două rulări ale aceleiași cifre (raportul dintre valori: 1,15).
+PRAG_DIFERENTA = 0.15
+
+
+def _text_tiparit(nb) -> str:
+    """Tot textul tipărit de celulele unui notebook executat."""
+    return "\n".join(text_iesiri(celula.get("outputs", [])) for celula in nb.cells)
 
 
 def _executa(cale: Path, dosar_executate: Path, limita_celula: int) -> dict:
@@ -55,6 +78,9 @@ def _executa(cale: Path, dosar_executate: Path, limita_celula: int) -> dict:
         eroare = "\n".join(eroare[-15:])
     durata = time.perf_counter() - start
     os.environ.pop(VARIABILA_FISIER, None)
+    contrazise = contradictii(_text_tiparit(nb))
+    if contrazise and eroare is None:
+        eroare = "Concluzii care se contrazic singure în textul tipărit: " + "; ".join(f"„{c}”" for c in contrazise)
     dosar_executate.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, dosar_executate / cale.name)
     cifre = []
@@ -128,11 +154,16 @@ def _raport_markdown(date: dict) -> str:
         randuri.append(f"| `{r['cale']}` | {stare} | {format_numar(r['secunde'])} s |")
     randuri += ["", "![Durata fiecărui notebook](durate.png)", "", "## Cifrele-cheie măsurate", ""]
     if date["cifre"]:
-        randuri += ["| cifră | valoare | notebook |", "|---|---|---|"]
+        randuri += [
+            "Valoarea e mediana; în paranteză, cea mai mică și cea mai mare dintre medianele rundelor de "
+            "măsurare și, unde e cazul, mențiunea că cifra depinde și de procesorul mașinii (un apel "
+            "limitat de procesor, un timp de compilare), nu doar de GPU.",
+            "",
+            "| cifră | valoare | notebook |",
+            "|---|---|---|",
+        ]
         for c in date["cifre"]:
-            randuri.append(
-                f"| {c['descriere']} | {cu_unitate(c['valoare'], c['unitate'])} | `{Path(c['notebook']).name}` |"
-            )
+            randuri.append(f"| {c['descriere']} | {descrie_cifra(c)} | `{Path(c['notebook']).name}` |")
     else:
         randuri.append("Niciun notebook n-a înregistrat cifre.")
     esecuri = [r for r in date["notebookuri"] if not r["trecut"]]
@@ -155,13 +186,66 @@ def completeaza(vechi: dict, nou: dict) -> dict:
     return {**nou, "secunde_total": sum(r["secunde"] for r in notebookuri), "notebookuri": notebookuri, "cifre": cifre}
 
 
+def compara_rapoarte(primul: dict, al_doilea: dict, prag: float = PRAG_DIFERENTA) -> list[dict]:
+    """Cifrele comune ale două rapoarte, fiecare cu raportul dintre valoarea mai mare și cea
+    mai mică (`factor`) și verdictul: „la fel” (factor ≤ 1 + prag), „depinde de procesor”
+    (peste prag, dar cifra depinde de procesorul mașinii) sau „diferă”."""
+    doi = {c["cheie"]: c for c in al_doilea.get("cifre", [])}
+    randuri = []
+    for a in primul.get("cifre", []):
+        b = doi.get(a["cheie"])
+        if b is None:
+            continue
+        mic, mare = sorted((abs(a["valoare"]), abs(b["valoare"])))
+        factor = mare / mic if mic else (1.0 if mare == 0 else float("inf"))
+        depinde = bool(a.get("depinde_de_procesor") or b.get("depinde_de_procesor"))
+        if factor <= 1 + prag:
+            verdict = "la fel"
+        elif depinde:
+            verdict = "depinde de procesor"
+        else:
+            verdict = "diferă"
+        randuri.append({"cheie": a["cheie"], "descriere": a["descriere"], "primul": a, "al_doilea": b,
+                        "factor": factor, "depinde_de_procesor": depinde, "verdict": verdict})
+    return randuri
+
+
+def _tabel_comparatie(randuri: list[dict], prag: float) -> str:
+    linii = [
+        f"| cifră | prima rulare | a doua rulare | raport | verdict (prag {format_numar(100 * prag)}%) |",
+        "|---|---|---|---|---|",
+    ]
+    for r in randuri:
+        linii.append(
+            f"| {r['descriere']} | {descrie_cifra(r['primul'])} | {descrie_cifra(r['al_doilea'])} | "
+            f"{cu_unitate(r['factor'], '×')} | {r['verdict']} |"
+        )
+    diferite = [r for r in randuri if r["verdict"] == "diferă"]
+    dependente = [r for r in randuri if r["verdict"] == "depinde de procesor"]
+    linii += [
+        "",
+        f"{cu_substantiv(len(randuri), 'cifră comună', 'cifre comune')}: "
+        f"{len(randuri) - len(diferite) - len(dependente)} la fel, {len(dependente)} peste prag, dar dependente "
+        f"de procesor, {len(diferite)} diferite.",
+    ]
+    return "\n".join(linii) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Execută notebook-urile cursului și scrie un raport.")
     parser.add_argument("notebookuri", nargs="*", help="implicit: notebooks/*.ipynb și solutions/*.ipynb")
     parser.add_argument("--iesire", default="build/validare", help="dosarul raportului")
     parser.add_argument("--limita-celula", type=int, default=1200, help="secunde, cel mult, pentru o celulă")
     parser.add_argument("--completeaza", help="un rezultate.json mai vechi, de completat cu notebook-urile executate acum")
+    parser.add_argument("--compara", nargs=2, metavar="REZULTATE_JSON", help="compară două rapoarte, fără să execute nimic")
+    parser.add_argument("--prag", type=float, default=PRAG_DIFERENTA, help="diferența relativă acceptată la --compara")
     argumente = parser.parse_args(argv)
+
+    if argumente.compara:
+        primul, al_doilea = (json.loads(Path(c).read_text(encoding="utf-8")) for c in argumente.compara)
+        randuri = compara_rapoarte(primul, al_doilea, argumente.prag)
+        print(_tabel_comparatie(randuri, argumente.prag))
+        return 1 if any(r["verdict"] == "diferă" for r in randuri) else 0
 
     cai = [Path(c) for c in argumente.notebookuri] or (
         sorted(Path("notebooks").glob("*.ipynb")) + sorted(Path("solutions").glob("*.ipynb"))

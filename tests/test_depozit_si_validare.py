@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from curs_compilare import depozit, validare
@@ -64,3 +65,32 @@ def test_validarea_executa_si_raporteaza(tmp_path, monkeypatch):
     assert Path("raport/durate.png").stat().st_size > 1000
     assert Path("raport/executate/bun.ipynb").is_file()
     shutil.rmtree("raport")
+
+
+def test_validarea_pica_un_notebook_cu_o_concluzie_contrazisa(tmp_path, monkeypatch):
+    nb = new_notebook(cells=[new_code_cell("print('compilatul e de 0,9 ori mai rapid')")])
+    nbformat.write(nb, tmp_path / "contrazis.ipynb")
+    monkeypatch.chdir(tmp_path)
+    assert validare.main(["contrazis.ipynb", "--iesire", "raport", "--limita-celula", "120"]) == 1
+    date = json.loads(Path("raport/rezultate.json").read_text())
+    assert "de 0,9 ori mai rapid" in date["notebookuri"][0]["eroare"]
+
+
+def _raport(*cifre):
+    return {"cifre": [dict(zip(("cheie", "valoare", "depinde_de_procesor"), c), unitate="ms", descriere=c[0]) for c in cifre]}
+
+
+def test_compararea_a_doua_rulari(tmp_path, capsys):
+    unu = _raport(("a", 10.0, False), ("b", 10.0, True), ("c", 10.0, False), ("doar_in_unu", 1.0, False))
+    doi = _raport(("a", 11.0, False), ("b", 20.0, True), ("c", 12.0, False))
+    randuri = {r["cheie"]: r for r in validare.compara_rapoarte(unu, doi)}
+    assert set(randuri) == {"a", "b", "c"}
+    assert randuri["a"]["verdict"] == "la fel" and randuri["a"]["factor"] == pytest.approx(1.1)
+    assert randuri["b"]["verdict"] == "depinde de procesor"
+    assert randuri["c"]["verdict"] == "diferă"
+    (tmp_path / "1.json").write_text(json.dumps(unu))
+    (tmp_path / "2.json").write_text(json.dumps(doi))
+    assert validare.main(["--compara", str(tmp_path / "1.json"), str(tmp_path / "2.json")]) == 1
+    iesire = capsys.readouterr().out
+    assert "3 cifre comune: 1 la fel, 1 peste prag, dar dependente de procesor, 1 diferite." in iesire
+    assert validare.main(["--compara", str(tmp_path / "1.json"), str(tmp_path / "1.json")]) == 0

@@ -16,11 +16,18 @@ def test_mediul_descrie_gpu_ul():
     assert m.nume_gpu in m.rezumat()
 
 
-def test_masoara_pe_gpu_foloseste_do_bench():
-    x = torch.randn(2**24, device="cuda")
+def test_masoara_pe_gpu_foloseste_do_bench_pentru_un_apel_limitat_de_gpu():
+    x = torch.randn(2**26, device="cuda")
     m = masurare.masoara(torch.mul, x, 2.0)
-    assert m.unealta == "triton.testing.do_bench"
+    assert m.ceas == "gpu" and "do_bench" in m.unealta
     assert m.numar_rulari >= 10 and 0 < m.mediana_s < 0.01
+
+
+def test_un_apel_mic_e_limitat_de_procesor_si_se_masoara_cu_ceasul_de_perete():
+    x = torch.randn(256, device="cuda")
+    c = masurare.compara({"sin": torch.sin, "lant": lambda t: (t * 2 + 1).relu() * 3}, x)
+    assert c.ceas == "perete" and "limitat" in c.motiv_ceas
+    assert c["sin"].depinde_de_procesor
 
 
 def test_numara_kerneluri_pe_gpu_eager_si_compilat():

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -44,13 +46,33 @@ def test_format_octeti():
 def test_inregistreaza_scrie_in_fisierul_validarii(tmp_path, monkeypatch):
     fisier = tmp_path / "cifre.jsonl"
     monkeypatch.setenv(cifre.VARIABILA_FISIER, str(fisier))
-    assert cifre.inregistreaza("00.x", 4.5, "GB/s", "descriere") == 4.5
-    assert json.loads(fisier.read_text())["cheie"] == "00.x"
+    assert cifre.inregistreaza("00.x", 4.5, "GB/s", "descriere") is None  # nimic de afișat ca Out[]
+    inregistrare = json.loads(fisier.read_text())
+    assert inregistrare["cheie"] == "00.x" and inregistrare["valoare"] == 4.5
+    assert inregistrare["interval"] is None and inregistrare["depinde_de_procesor"] is False
 
 
-def test_inregistreaza_fara_validare_doar_intoarce(monkeypatch):
+def test_inregistreaza_ia_intervalul_din_raport_si_din_masuratoare(tmp_path, monkeypatch):
+    from curs_compilare.masurare import Masuratoare, Raport
+
+    fisier = tmp_path / "cifre.jsonl"
+    monkeypatch.setenv(cifre.VARIABILA_FISIER, str(fisier))
+    cifre.inregistreaza("01.a", Raport(1.5, 1.4, 1.6, 5, depinde_de_procesor=True), "×", "accelerare")
+    m = Masuratoare(0.002, 0.0019, 0.0022, 50, "u", mediane_runde=(0.0019, 0.002, 0.0021), ceas="gpu")
+    cifre.inregistreaza("01.b", m, "ms", "timp")
+    a, b = (json.loads(r) for r in fisier.read_text().splitlines())
+    assert a["valoare"] == 1.5 and a["interval"] == [1.4, 1.6] and a["depinde_de_procesor"] is True
+    assert b["valoare"] == pytest.approx(2.0) and b["interval"] == pytest.approx([1.9, 2.1])
+    assert b["depinde_de_procesor"] is False
+    assert cifre.descrie_cifra(a) == "1,5× (pe runde, între 1,4× și 1,6×; depinde și de procesor)"
+    assert cifre.descrie_cifra(b) == "2 ms (pe runde, între 1,9 ms și 2,1 ms)"
+
+
+def test_inregistreaza_fara_validare_nu_scrie_nimic(monkeypatch, tmp_path):
     monkeypatch.delenv(cifre.VARIABILA_FISIER, raising=False)
-    assert cifre.inregistreaza("00.x", 1, "s", "d") == 1
+    monkeypatch.chdir(tmp_path)
+    assert cifre.inregistreaza("00.x", 1, "s", "d") is None
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_referinta_se_gaseste_si_se_afiseaza(capsys):

@@ -6,7 +6,7 @@ import time
 import pytest
 import torch
 
-from curs_compilare import masurare
+from curs_compilare import cifre, masurare
 
 
 def test_gbps_si_tflops():
@@ -19,7 +19,7 @@ def test_masoara_o_functie_cu_durata_cunoscuta():
     assert 0.0018 < m.mediana_s < 0.006
     assert m.cuantila20_s <= m.mediana_s <= m.cuantila80_s
     assert m.numar_rulari >= 5
-    assert m.unealta == "torch.utils.benchmark"
+    assert m.unealta == "ceasul de perete, timeit" and m.ceas == "perete"
     assert "somn" in str(m) and "mediana" in str(m)
 
 
@@ -89,7 +89,84 @@ def test_gpu_simulat_e_asincron():
 
 
 def test_format_timp():
-    assert masurare._format_timp(0.00123) == "1,23 ms"
-    assert masurare._format_timp(2.5) == "2,5 s"
-    assert masurare._format_timp(4.2e-6) == "4,2 µs"
+    assert cifre.format_timp(0.00123) == "1,23 ms"
+    assert cifre.format_timp(2.5) == "2,5 s"
+    assert cifre.format_timp(4.2e-6) == "4,2 µs"
     assert not math.isnan(masurare._cuantila([1.0, 2.0, 3.0], 0.5))
+
+
+# ---------------------------------------------------------------------------------------------
+# compara: variante intercalate, în runde, același ceas, raportul rundă cu rundă, paza la recompilări
+# ---------------------------------------------------------------------------------------------
+
+
+def test_compara_masoara_variantele_in_aceleasi_runde():
+    ordine = []
+
+    def rapid():
+        ordine.append("rapid")
+        time.sleep(0.001)
+
+    def lent():
+        ordine.append("lent")
+        time.sleep(0.003)
+
+    c = masurare.compara({"lent": lent, "rapid": rapid}, runde=5, timp_minim_s=0.05, pe_gpu=False)
+    assert c.ceas == "perete" and set(c) == {"lent", "rapid"}
+    assert len(c["lent"].mediane_runde) == len(c["rapid"].mediane_runde) == 5
+    r = c.accelerare("lent", "rapid")
+    assert r.runde == 5 and r.minim <= r.mediana <= r.maxim
+    assert 1.8 < r.mediana < 4 and r.mai_rapid and not r.in_zgomot
+    # variantele alternează: după încălzire, nicio variantă nu rulează toate rundele la rând
+    dupa_incalzire = ordine[6:]
+    schimbari = sum(1 for a, b in zip(dupa_incalzire, dupa_incalzire[1:]) if a != b)
+    assert schimbari >= 5
+
+
+def test_raport_in_zgomot_si_verdictele():
+    assert masurare.Raport(1.01, 0.97, 1.05, 5).in_zgomot
+    assert masurare.Raport(1.02, 1.01, 1.03, 5).in_zgomot  # sub 3%: la fel
+    assert masurare.Raport(1.3, 1.2, 1.4, 5).mai_rapid
+    assert masurare.Raport(0.8, 0.75, 0.85, 5).mai_lent
+    assert str(masurare.Raport(2.31, 2.25, 2.4, 5)) == "2,31× (între 2,25× și 2,4× în 5 runde)"
+
+
+def test_raport_din_masuratori_fara_runde_comune_e_raportul_medianelor():
+    a = masurare.Masuratoare(0.004, 0.004, 0.004, 1, "u")
+    b = masurare.Masuratoare(0.002, 0.002, 0.002, 1, "u")
+    r = masurare.raport_din(a, b)
+    assert r.mediana == pytest.approx(2.0) and r.runde == 1
+
+
+def test_compara_opreste_o_recompilare_in_timpul_cronometrarii():
+    if not hasattr(torch.compiler, "set_stance"):
+        pytest.skip("torch.compiler.set_stance lipsește")
+    dublare = torch.compile(lambda x, k: x * k, backend="eager", dynamic=False)
+    contor = [0]
+
+    def cu_valoare_noua(x):
+        contor[0] += 1
+        return dublare(x, contor[0])  # altă constantă Python la fiecare apelare: recompilare
+
+    with pytest.raises(masurare.RecompilareInMasurare, match="recompilat în timpul cronometrării"):
+        masurare.masoara(cu_valoare_noua, torch.randn(8), timp_minim_s=0.01)
+    torch._dynamo.reset()
+
+
+def test_compara_refuza_un_ceas_necunoscut():
+    with pytest.raises(ValueError, match="ceas"):
+        masurare.compara({"a": lambda: None}, ceas="nisip", pe_gpu=False)
+
+
+def test_masuratoarea_se_scrie_in_romana():
+    m = masurare.masoara(time.sleep, 0.001, timp_minim_s=0.02, pe_gpu=False, eticheta="somn")
+    text = str(m)
+    assert text.startswith("somn: ") and "rulări" in text
+    assert "în 5 runde" in text and "ceasul de perete" in text and "." not in text.split("(")[0]
+
+
+def test_o_singura_runda_deviata_nu_schimba_verdictul():
+    a = masurare.Masuratoare(1.0, 1.0, 1.0, 5, "u", mediane_runde=(1.0, 1.0, 1.0, 1.0, 1.0))
+    b = masurare.Masuratoare(1.3, 1.3, 1.3, 5, "u", mediane_runde=(1.35, 1.3, 1.32, 0.9, 1.31))
+    r = masurare.raport_din(a, b)  # b e mai lent în 4 runde din 5
+    assert r.maxim > 1 and r.mai_lent and not r.in_zgomot

@@ -1,0 +1,88 @@
+"""Concluziile tipărite din măsurători: fiecare ramură (mai rapid, la fel, mai lent) și
+detectorul de propoziții care se contrazic singure, aplicat și ieșirii notebook-urilor."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from curs_compilare import concluzii
+from curs_compilare.masurare import Raport
+
+RADACINA = Path(__file__).resolve().parent.parent
+
+
+def test_mai_rapid_doar_cand_rundele_o_arata():
+    text = concluzii.concluzie_accelerare(Raport(2.31, 2.25, 2.4, 5))
+    assert text.startswith("Varianta compilată e de 2,31 ori mai rapidă decât cea eager")
+    assert "între 2,25× și 2,4× în 5 runde" in text
+    assert not concluzii.contradictii(text)
+
+
+def test_in_zgomot_spune_la_fel():
+    for raport in (Raport(1.05, 0.95, 1.12, 5), Raport(0.99, 0.98, 0.995, 5)):
+        text = concluzii.concluzie_accelerare(raport, "Pasul compilat", "cel eager", feminin=False)
+        assert "durează practic la fel" in text and "zgomotul" in text
+        assert "mai rapid" not in text and "mai lent" not in text
+
+
+def test_mai_lent_spune_de_ce_si_nu_se_contrazice(monkeypatch):
+    monkeypatch.setenv("CURS_PROFIL", "rapid")
+    text = concluzii.concluzie_accelerare(Raport(0.8, 0.75, 0.86, 5))
+    assert "e mai lentă decât cea eager: 0,8×" in text
+    assert "durează de 1,25 ori mai mult" in text
+    assert "profilul rapid" in text
+    assert "mai rapid" not in text and not concluzii.contradictii(text)
+    cauza = concluzii.concluzie_accelerare(Raport(0.8, 0.75, 0.86, 5), cauza="motivul meu")
+    assert cauza.endswith("motivul meu.")
+
+
+def test_cauza_pe_procesor_si_pe_un_gpu_limitat_de_procesor(monkeypatch):
+    monkeypatch.setenv("CURS_PROFIL", "complet")
+    assert "pe procesor" in concluzii.cauza_lentorii(pe_gpu=False)
+    limitat = Raport(0.9, 0.85, 0.93, 5, depinde_de_procesor=True)
+    assert "limitat de procesor" in concluzii.cauza_lentorii(limitat, pe_gpu=True)
+
+
+def test_factorii_mari_au_de():
+    text = concluzii.concluzie_accelerare(Raport(25.4, 24.0, 26.0, 5))
+    assert "e de 25,4 ori mai rapidă" in text
+    assert "e de 120 de ori mai rapidă" in concluzii.concluzie_accelerare(Raport(120.4, 118.0, 122.0, 5))
+
+
+@pytest.mark.parametrize(
+    "text, gasite",
+    [
+        ("compilatul e de 0,94 ori mai rapid", ["de 0,94 ori mai rapid"]),
+        ("lanțul durează de 0.9 ori mai mult", ["de 0.9 ori mai mult"]),
+        ("0,85× mai rapidă", ["0,85× mai rapidă"]),
+        ("de 1 ori mai lent", ["de 1 ori mai lent"]),
+        ("e de 2,5 ori mai rapid; 3× mai rapidă", []),
+        ("accelerare 0,94× (mai lent, cu motivul)", []),
+    ],
+)
+def test_contradictii(text, gasite):
+    assert concluzii.contradictii(text) == gasite
+
+
+def test_testele_pica_un_notebook_care_tipareste_o_concluzie_contrazisa(tmp_path):
+    """conftest.py citește ce tipărește fiecare celulă executată de nbval."""
+    shutil.copy(RADACINA / "conftest.py", tmp_path / "conftest.py")
+    nb = new_notebook(cells=[
+        new_code_cell("print('varianta compilată e de 2,5 ori mai rapidă')"),
+        new_code_cell("print('varianta compilată e de 0,94 ori mai rapidă')"),
+    ])
+    (tmp_path / "notebooks").mkdir()
+    nbformat.write(nb, tmp_path / "notebooks" / "t.ipynb")
+    proces = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", "--nbval-current-env",
+         "notebooks/t.ipynb"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert proces.returncode == 1, proces.stdout[-2000:]
+    assert "1 failed, 1 passed" in proces.stdout
+    assert "de 0,94 ori mai rapid" in proces.stdout
