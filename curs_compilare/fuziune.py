@@ -13,7 +13,7 @@ from typing import Callable, Mapping, Sequence
 import torch
 
 from .inspectie import limita_recompilari
-from .masurare import Masuratoare, masoara
+from .masurare import Masuratoare, compara
 
 __all__ = [
     "lant_punctual",
@@ -83,6 +83,8 @@ def masoara_pe_dimensiuni(
     timp_minim_s: float = 0.2,
 ) -> dict[str, list[Masuratoare]]:
     """Măsoară fiecare variantă pe tensori de fiecare dimensiune și întoarce {nume: [măsurători]}.
+    La fiecare dimensiune, variantele sunt măsurate cu același ceas, intercalat, în runde
+    (`compara`).
 
     Variantele compilate ar trebui construite cu `dynamic=False`: altfel, a doua dimensiune
     declanșează formele dinamice automate, iar de acolo încolo se măsoară un kernel generic. Fiindcă
@@ -93,9 +95,8 @@ def masoara_pe_dimensiuni(
     with limita_recompilari(max(8, 2 * len(numere_elemente) + 2)):
         for numar in numere_elemente:
             x = torch.randn(int(numar), device=dispozitiv, dtype=dtype)
-            for nume, functie in variante.items():
-                rezultate[nume].append(
-                    masoara(functie, x, timp_minim_s=timp_minim_s, eticheta=f"{nume}, {numar} elemente")
-                )
+            comparatie = compara(variante, x, timp_minim_s=timp_minim_s)
+            for nume in variante:
+                rezultate[nume].append(comparatie[nume])
             del x
     return rezultate

@@ -20,9 +20,17 @@ import torch
 from torch import nn
 
 from .inspectie import limita_recompilari
-from .masurare import EvenimentKernel, Masuratoare, cronologie_kerneluri, masoara
+from .masurare_compilare import Compilari, compara_compilari
+from .masurare import EvenimentKernel, Masuratoare, compara, cronologie_kerneluri, masoara
 
-__all__ = ["stiva_mica", "CostLansari", "cost_lansari", "compileaza_static", "latente_pe_loturi"]
+__all__ = [
+    "stiva_mica",
+    "CostLansari",
+    "cost_lansari",
+    "compileaza_static",
+    "compilari_implicit_si_reduce_overhead",
+    "latente_pe_loturi",
+]
 
 
 def stiva_mica(adancime: int = 16, latime: int = 256, dispozitiv=None, samanta: int = 0) -> nn.Sequential:
@@ -74,9 +82,10 @@ class CostLansari:
 
 
 def cost_lansari(functie, *argumente, timp_minim_s: float = 0.2) -> CostLansari:
-    """Măsoară timpul de perete pe apel (cu `masoara(..., ceas_de_perete=True)`) și, dintr-o
-    rulare sub `torch.profiler`, kernel-urile (cronologia lor), numărul lor și suma duratelor."""
-    perete = masoara(functie, *argumente, timp_minim_s=timp_minim_s, ceas_de_perete=True)
+    """Măsoară timpul de perete pe apel (cu `masoara(..., ceas="perete")`: aici contează
+    tocmai timpul procesorului) și, dintr-o rulare sub `torch.profiler`, kernel-urile
+    (cronologia lor), numărul lor și suma duratelor."""
+    perete = masoara(functie, *argumente, timp_minim_s=timp_minim_s, ceas="perete")
     kerneluri = cronologie_kerneluri(functie, *argumente)
     return CostLansari(
         perete_s=perete.mediana_s,
@@ -91,6 +100,19 @@ def compileaza_static(model, mod: str | None = None):
     return torch.compile(model, mode=mod, dynamic=False)
 
 
+def compilari_implicit_si_reduce_overhead(model, x, invers: bool = False, repetari: int = 2) -> Compilari:
+    """Compilează `model` în modul implicit și cu `mode="reduce-overhead"` și măsoară prima
+    apelare a fiecăruia (`compara_compilari`: compilatorul încălzit, cache gol, ordine
+    alternată). După prima apelare, fiecare variantă mai e apelată de două ori, cronometrat:
+    la `reduce-overhead`, a doua apelare înregistrează graful CUDA, a treia e prima reluare.
+    `invers=True` începe cu `reduce-overhead` (pentru testul care arată că ordinea nu schimbă
+    rezultatul)."""
+    variante = {"modul implicit": (model, {}), "reduce-overhead": (model, {"mode": "reduce-overhead"})}
+    if invers:
+        variante = dict(reversed(list(variante.items())))
+    return compara_compilari(variante, x, repetari=repetari, apelari_dupa=2)
+
+
 def _latime(model: nn.Module) -> int:
     return next(m for m in model.modules() if isinstance(m, nn.Linear)).in_features
 
@@ -101,8 +123,9 @@ def latente_pe_loturi(
     moduri: tuple[str, ...] = ("reduce-overhead",),
     timp_minim_s: float = 0.1,
 ) -> dict[str, list[Masuratoare]]:
-    """Latența pe apel (ceas de perete, mediana) a modelului eager și a fiecărui mod de
-    compilare din `moduri`, pentru fiecare lot din `loturi`.
+    """Latența pe apel (ceasul de perete: costul lansărilor e chiar timp de procesor) a
+    modelului eager și a fiecărui mod de compilare din `moduri`, pentru fiecare lot din
+    `loturi`; la fiecare lot, variantele sunt măsurate intercalat, în runde (`compara`).
 
     Pentru fiecare lot și fiecare mod, modelul se compilează din nou, static (`dynamic=False`):
     altfel, de la al doilea lot, compilarea implicită ar trece la forme dinamice și ai măsura
@@ -115,13 +138,14 @@ def latente_pe_loturi(
         for lot in loturi:
             x = torch.randn(lot, latime, device=dispozitiv)
             asteptat = model(x)
-            rezultate["eager"].append(masoara(model, x, timp_minim_s=timp_minim_s, ceas_de_perete=True, eticheta=f"eager, lot {lot}"))
+            variante = {"eager": model}
             for mod in moduri:
                 compilat = compileaza_static(model, mod)
-                for _ in range(3):  # compilarea, apoi (la reduce-overhead) încălzirea și capturarea
+                for _ in range(3):  # compilarea, apoi (la reduce-overhead) capturarea și prima reluare
                     compilat(x)
                 torch.testing.assert_close(compilat(x).clone(), asteptat, rtol=1e-3, atol=1e-4)
-                rezultate[mod].append(
-                    masoara(compilat, x, timp_minim_s=timp_minim_s, ceas_de_perete=True, eticheta=f"{mod}, lot {lot}")
-                )
+                variante[mod] = compilat
+            comparatie = compara(variante, x, timp_minim_s=timp_minim_s, ceas="perete")
+            for nume in variante:
+                rezultate[nume].append(comparatie[nume])
     return rezultate

@@ -2,7 +2,9 @@
 miniatură), definit o singură dată și folosit de mai multe capitole.
 
 Pe lângă model: o configurație aleasă după mașină (`configuratie_pentru_mediu`), loturi
-aleatoare de jetoane (`lot_aleator`), funcția de pierdere și un pas de antrenare.
+aleatoare de jetoane (`lot_aleator`), funcția de pierdere, evaluarea unui lot fără gradienți,
+un pas de antrenare, precizia potrivită mașinii (`precizie_pentru_mediu`, `cu_precizie`) și
+optimizatorul (`optimizator_pentru`).
 Dropout-ul lipsește intenționat: așa, varianta eager și cea compilată se pot compara direct,
 valoare cu valoare.
 """
@@ -25,8 +27,12 @@ __all__ = [
     "configuratie_pentru_mediu",
     "lot_aleator",
     "pierdere",
+    "pierdere_evaluare",
     "pas_antrenare",
     "pierdere_initiala_asteptata",
+    "precizie_pentru_mediu",
+    "cu_precizie",
+    "optimizator_pentru",
 ]
 
 
@@ -47,15 +53,25 @@ class ConfiguratieTransformer:
 
 
 def configuratie_pentru_mediu() -> ConfiguratieTransformer:
-    """Configurația potrivită mașinii: destul de mare pe un GPU ca să se vadă ceva măsurabil,
-    mică pe procesor (compilarea C++ pe 2 nuclee durează) și minusculă sub teste."""
+    """Configurația potrivită mașinii.
+
+    - Pe un GPU: un model de limbaj mic, dar cu lucru cât să țină GPU-ul ocupat (limitat de GPU,
+      nu de procesorul care lansează kernel-urile): vocabularul lui GPT-2 (50 257 de jetoane,
+      rotunjit la 50 304, multiplu de 64), 4 straturi de lățime 512, 16 secvențe de câte 1 024
+      de jetoane pe lot. Pe un GPU cu mai puțin de 40 GiB de memorie (un T4), 4 secvențe.
+    - Pe procesor: mic, pentru că acolo compilarea C++ pe două nuclee durează.
+    - Sub teste (profilul rapid): minuscul.
+    """
+    lot_gpu = 16
+    if torch.cuda.is_available() and torch.cuda.get_device_properties(0).total_memory < 40 * 2**30:
+        lot_gpu = 4
     return ConfiguratieTransformer(
-        vocabular=dimensiune(gpu=4096, cpu=2048, rapid=256),
-        dim_model=dimensiune(gpu=256, cpu=128, rapid=32),
-        nr_capete=dimensiune(gpu=4, cpu=4, rapid=2),
+        vocabular=dimensiune(gpu=50304, cpu=2048, rapid=256),
+        dim_model=dimensiune(gpu=512, cpu=128, rapid=32),
+        nr_capete=dimensiune(gpu=8, cpu=4, rapid=2),
         nr_straturi=dimensiune(gpu=4, cpu=2, rapid=1),
-        lungime=dimensiune(gpu=256, cpu=64, rapid=16),
-        marime_lot=dimensiune(gpu=8, cpu=8, rapid=4),
+        lungime=dimensiune(gpu=1024, cpu=64, rapid=16),
+        marime_lot=dimensiune(gpu=lot_gpu, cpu=8, rapid=4),
     )
 
 
@@ -150,6 +166,12 @@ def pierdere(model: nn.Module, intrari: torch.Tensor, tinte: torch.Tensor) -> to
     return F.cross_entropy(logituri.flatten(0, 1), tinte.flatten())
 
 
+@torch.no_grad()
+def pierdere_evaluare(model: nn.Module, intrari: torch.Tensor, tinte: torch.Tensor) -> torch.Tensor:
+    """Evaluarea pe un lot, ca într-o buclă de validare: înainte și pierderea, fără gradienți."""
+    return pierdere(model, intrari, tinte)
+
+
 def pas_antrenare(calcul_pierdere, optimizator: torch.optim.Optimizer, intrari, tinte) -> torch.Tensor:
     """Un pas complet: înainte (*forward*), înapoi (*backward*), actualizarea parametrilor.
 
@@ -165,3 +187,36 @@ def pas_antrenare(calcul_pierdere, optimizator: torch.optim.Optimizer, intrari, 
 def pierdere_initiala_asteptata(configuratie: ConfiguratieTransformer) -> float:
     """Pierderea unui model care încă ghicește uniform: ln(vocabular)."""
     return math.log(configuratie.vocabular)
+
+
+def precizie_pentru_mediu() -> torch.dtype | None:
+    """Tipul de date în care rulează calculul pe mașina ta, cu `torch.autocast`:
+    `bfloat16` pe un GPU care îl are nativ (de la capabilitatea 8.0: A100, H100, H200),
+    `float16` pe un GPU mai vechi (un T4), iar pe procesor None: acolo calculul rămâne în
+    `float32` (bfloat16 pe procesor e rapid doar pe unele procesoare)."""
+    if not torch.cuda.is_available():
+        return None
+    return torch.bfloat16 if torch.cuda.get_device_capability() >= (8, 0) else torch.float16
+
+
+def cu_precizie(functie, precizie: torch.dtype | None, dispozitiv: str = "cuda"):
+    """`functie`, rulată sub `torch.autocast(dispozitiv, dtype=precizie)`: produsele de
+    matrice și atenția în `precizie`, normalizările și pierderea în `float32`, ponderile rămân
+    `float32`. Cu `precizie=None`, `functie` rămâne neschimbată."""
+    if precizie is None:
+        return functie
+
+    def cu_autocast(*argumente, **argumente_numite):
+        with torch.autocast(dispozitiv, dtype=precizie):
+            return functie(*argumente, **argumente_numite)
+
+    cu_autocast.__name__ = getattr(functie, "__name__", "functie") + "_" + str(precizie).removeprefix("torch.")
+    return cu_autocast
+
+
+def optimizator_pentru(model: nn.Module, rata_invatare: float = 1e-3) -> torch.optim.Optimizer:
+    """AdamW pentru `model`; pe GPU în varianta fuzionată (*fused*: câteva kernel-uri pentru toți
+    parametrii, în loc de câte unul pe tensor), ca pasul optimizatorului să cântărească puțin și
+    la fel în orice variantă."""
+    pe_gpu = next(model.parameters()).is_cuda
+    return torch.optim.AdamW(model.parameters(), lr=rata_invatare, fused=pe_gpu or None)

@@ -13,7 +13,9 @@ mai multe tigăi și focuri și o ține minte pe cea mai bună pentru fiecare fe
   (`triton.autotune`); `f.reglator` e obiectul Triton, `f.configuratia_aleasa` câștigătoarea,
   `f.timpi()` timpii fiecărei configurații;
 - `CONFIGURATIE_DE_BAZA` — configurația fixă de comparație: plăci de 16 × 16 × 16, un warp;
-- `flops_matmul(M, N, K)` — operațiile unui produs de matrice, 2·M·N·K.
+- `flops_matmul(M, N, K)` — operațiile unui produs de matrice, 2·M·N·K;
+- `produs_cu_epilog`, `intrari_produs_cu_epilog`, `compilari_pe_moduri` — produsul
+  `relu(a @ b + bias)` din secțiunea 3 și timpul primei apelări în fiecare mod de compilare.
 
 Pe o mașină fără GPU, kernel-ul rulează prin interpretorul Triton (`TRITON_INTERPRET=1`, pus de
 `import curs_compilare`). Interpretorul execută kernel-ul în Python și NumPy, program cu program:
@@ -48,6 +50,11 @@ __all__ = [
     "flops_matmul",
     "descrie_configuratie",
     "pe_interpretor",
+    "produs_cu_epilog",
+    "tip_produs_cu_epilog",
+    "intrari_produs_cu_epilog",
+    "moduri_de_comparat",
+    "compilari_pe_moduri",
 ]
 
 _MESAJ_FARA_TRITON = (
@@ -302,3 +309,58 @@ def matmul_reglat(configuratii) -> MatmulReglat:
     configurația câștigătoare, iar `f.timpi()` dă timpul fiecărei configurații. Pe CPU,
     cronometrarea se face cu ceasul, prin interpretor (vezi descrierea modulului)."""
     return MatmulReglat(configuratii)
+
+
+# ---------------------------------------------------------------------------------------------
+# max-autotune pe un produs de matrice cu epilog (capitolul 05, secțiunea 3)
+# ---------------------------------------------------------------------------------------------
+
+
+def produs_cu_epilog(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """`relu(a @ b + bias)`: un produs de matrice urmat de un epilog punctual (adunarea
+    bias-ului, apoi relu). În modul eager: trei kernel-uri; un șablon Triton al lui
+    `max-autotune` poate face epilogul chiar înainte să scrie rezultatul."""
+    return torch.relu(a @ b + bias)
+
+
+def tip_produs_cu_epilog() -> torch.dtype:
+    """bfloat16 pe un GPU care îl are nativ, float16 pe unul mai vechi (T4), float32 pe procesor."""
+    if not torch.cuda.is_available():
+        return torch.float32
+    return torch.bfloat16 if torch.cuda.get_device_capability() >= (8, 0) else torch.float16
+
+
+def intrari_produs_cu_epilog(n: int | None = None, dispozitiv=None, tip: torch.dtype | None = None, samanta: int = 0):
+    """Matricele pătrate `a`, `b` (n × n) și vectorul `bias` (n), aleatoare. Implicit, n e 8192
+    pe GPU, 512 pe procesor și 128 în profilul rapid."""
+    from .mediu import dimensiune
+
+    n = n or dimensiune(gpu=8192, cpu=512, rapid=128)
+    dispozitiv = dispozitiv or ("cuda" if torch.cuda.is_available() else "cpu")
+    tip = tip or tip_produs_cu_epilog()
+    generator = torch.Generator(device=dispozitiv).manual_seed(samanta)
+    a, b = (torch.randn(n, n, device=dispozitiv, dtype=tip, generator=generator) for _ in range(2))
+    return a, b, torch.randn(n, device=dispozitiv, dtype=tip, generator=generator)
+
+
+def moduri_de_comparat() -> list[str]:
+    """Modurile comparate în capitolul 05: „default”, „max-autotune-no-cudagraphs” și, pe un
+    GPU, „max-autotune” (grafurile CUDA nu există pe procesor)."""
+    return ["default", "max-autotune-no-cudagraphs"] + (["max-autotune"] if torch.cuda.is_available() else [])
+
+
+def compilari_pe_moduri(a=None, b=None, bias=None, moduri=None, invers: bool = False, repetari: int = 2):
+    """Compilează `produs_cu_epilog` în fiecare mod din `moduri` (`dynamic=False`) și măsoară
+    prima apelare (`masurare_compilare.compara_compilari`: compilatorul încălzit, cache gol,
+    ordine alternată, `repetari` compilări pe mod). Fără intrări, le construiește cu
+    `intrari_produs_cu_epilog()`. `invers=True` ia modurile în ordine inversă (pentru testul
+    care arată că ordinea nu schimbă rezultatul)."""
+    from .masurare_compilare import compara_compilari
+
+    if a is None:
+        a, b, bias = intrari_produs_cu_epilog()
+    moduri = list(moduri or moduri_de_comparat())
+    if invers:
+        moduri.reverse()
+    variante = {mod: (produs_cu_epilog, {"mode": mod, "dynamic": False}) for mod in moduri}
+    return compara_compilari(variante, a, b, bias, repetari=repetari)

@@ -61,3 +61,41 @@ def test_compilarea_pastreaza_rezultatul():
     intrari, _ = modele.lot_aleator(MIC)
     compilat = torch.compile(model, backend="aot_eager")
     torch.testing.assert_close(compilat(intrari), model(intrari))
+
+
+def test_evaluarea_nu_cere_gradienti_si_da_aceeasi_pierdere():
+    torch.manual_seed(0)
+    model = modele.ReteaTransformer(MIC)
+    intrari, tinte = modele.lot_aleator(MIC)
+    valoare = modele.pierdere_evaluare(model, intrari, tinte)
+    assert not valoare.requires_grad
+    torch.testing.assert_close(valoare, modele.pierdere(model, intrari, tinte).detach())
+
+
+def test_precizia_si_optimizatorul_pe_procesor():
+    if torch.cuda.is_available():
+        assert modele.precizie_pentru_mediu() in (torch.bfloat16, torch.float16)
+    else:
+        assert modele.precizie_pentru_mediu() is None
+    f = lambda x: x * 2  # noqa: E731
+    assert modele.cu_precizie(f, None) is f
+    cu_bf16 = modele.cu_precizie(lambda a, b: a @ b, torch.bfloat16, "cpu")
+    assert cu_bf16(torch.randn(4, 4), torch.randn(4, 4)).dtype == torch.bfloat16
+    optimizator = modele.optimizator_pentru(modele.ReteaTransformer(MIC))
+    assert isinstance(optimizator, torch.optim.AdamW)
+
+
+def test_configuratia_pe_gpu_e_limitata_de_gpu(monkeypatch):
+    """Pe un GPU: vocabularul lui GPT-2 și destule jetoane pe lot ca lucrul să acopere lansările."""
+    monkeypatch.setenv("CURS_PROFIL", "complet")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+
+    class Proprietati:
+        total_memory = 141 * 2**30
+
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Proprietati())
+    c = modele.configuratie_pentru_mediu()
+    assert c.vocabular == 50304 and c.vocabular % 64 == 0
+    assert c.marime_lot * c.lungime >= 16384
+    Proprietati.total_memory = 15 * 2**30  # un T4
+    assert modele.configuratie_pentru_mediu().marime_lot == 4
