@@ -330,9 +330,10 @@ def compara(
        (`do_bench` ar ascunde costul procesorului: cât timp GPU-ul golește cache-ul,
        procesorul apucă să lanseze o parte din apel „pe gratis”.) Cu `ceas="perete"` sau
        `ceas="gpu"` alegi tu, și spui în text de ce;
-    3. **variante intercalate, în runde**: `runde` runde (cel puțin 5 pentru o comparație), în fiecare câte un
-       bloc de rulări din fiecare variantă, în altă ordine de la o rundă la alta, ca o
-       schimbare lentă a mașinii (frecvența, alte programe) să le atingă pe toate la fel;
+    3. **variante intercalate, în runde**: `runde` runde (cel puțin 5 pentru o comparație),
+       în fiecare câte un bloc de rulări din fiecare variantă, în altă ordine de la o rundă la
+       alta, ca o schimbare lentă a mașinii (frecvența, alte programe) să le atingă pe toate
+       la fel;
     4. **mediana și împrăștierea**: pentru fiecare variantă, mediana tuturor rulărilor,
        cuantilele 20% și 80% și mediana fiecărei runde (din ele, `Comparatie.accelerare`
        dă raportul rundă cu rundă);
