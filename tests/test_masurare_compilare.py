@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import torch
 
 from curs_compilare import masurare_compilare
