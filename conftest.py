@@ -2,7 +2,9 @@
 - la final, verifică că rularea testelor (nbval execută notebook-urile) a lăsat `notebooks/` și
   `solutions/` neatinse, octet cu octet;
 - după fiecare celulă executată de nbval, citește ce a tipărit celula și o face să pice dacă
-  tipărește o concluzie care se contrazice singură („de 0,94 ori mai rapid”)."""
+  tipărește o concluzie care se contrazice singură („de 0,94 ori mai rapid”), un număr scris
+  altfel decât cere cursul („2.63×”, „32 kernel-uri”, True/False) sau o valoare rătăcită
+  (un `Out[]` cu text: celula se termină cu un apel care întoarce ceva)."""
 
 import hashlib
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 # Pachetul cursului, importat primul: pe o mașină fără GPU pornește interpretorul Triton
 # (TRITON_INTERPRET=1), ceea ce trebuie să se întâmple înainte ca vreun test să încarce triton.
 import curs_compilare  # noqa: F401
+from curs_compilare.cifre import probleme_de_format
 from curs_compilare.concluzii import contradictii, text_iesiri
 
 RADACINA = Path(__file__).resolve().parent
@@ -47,11 +50,26 @@ def pytest_runtest_call(item):
     rezultat = yield
     iesiri = getattr(item, "test_outputs", None)  # celulele executate de nbval
     if iesiri:
-        contrazise = contradictii(text_iesiri(iesiri))
+        text = text_iesiri(iesiri)
+        contrazise = contradictii(text)
         if contrazise:
             raise AssertionError(
                 "Celula tipărește o concluzie contrazisă de propriile cifre: "
                 + "; ".join(f"„{c}”" for c in contrazise)
                 + ". Scrie concluzia cu curs_compilare.concluzii.concluzie_accelerare."
+            )
+        probleme = probleme_de_format(text)
+        if probleme:
+            raise AssertionError(
+                "Celula tipărește numere în alt format decât cel al cursului: " + "; ".join(probleme)
+                + ". Scrie-le cu funcțiile din curs_compilare.cifre (format_numar, cu_unitate, "
+                "format_timp, cu_substantiv, da_nu)."
+            )
+        ratacite = [i for i in iesiri if i.get("output_type") == "execute_result" and set(i.get("data", {})) <= {"text/plain"}]
+        if ratacite:
+            raise AssertionError(
+                "Celula se termină cu o expresie a cărei valoare apare ca Out[]: "
+                + ratacite[0]["data"].get("text/plain", "")[:80]
+                + ". Pune „;” după ultimul apel sau atribuie-i rezultatul."
             )
     return rezultat

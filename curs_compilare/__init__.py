@@ -37,6 +37,19 @@ def _porneste_interpretorul_triton() -> None:
         _os.environ["TRITON_INTERPRET"] = "1"
 
 
+def _linisteste_mesajele_fara_rost() -> None:
+    """Oprește mesajele pe care un cursant le-ar lua drept erori, deși nu spun nimic greșit:
+    - „No CUDA runtime is found” (torch, pe o mașină fără GPU, când există totuși un CUDA_HOME);
+    - rândurile „USDT … profiler_start/stop” și „gpuGetDeviceCount failed” ale bibliotecii Kineto
+      (profilerul), la fiecare rulare a lui `torch.profiler`. Kineto citește `KINETO_LOG_LEVEL`
+      la prima pornire a profilerului; 6 înseamnă „nimic”. O valoare pusă deja de tine rămâne."""
+    import logging
+
+    logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
+    _os.environ.setdefault("KINETO_LOG_LEVEL", "6")
+
+
+_linisteste_mesajele_fara_rost()
 _porneste_interpretorul_triton()
 
 from .mediu import afiseaza_mediul, detecteaza_mediul, dimensiune, sincronizeaza

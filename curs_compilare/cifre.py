@@ -13,7 +13,9 @@ capitolele le arată acolo unde mașina ta nu poate măsura singură (de exemplu
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 from pathlib import Path
 
 __all__ = [
@@ -22,9 +24,15 @@ __all__ = [
     "afiseaza_referinta",
     "radacina_cursului",
     "format_numar",
+    "format_procent",
     "format_timp",
+    "format_octeti",
     "cu_substantiv",
     "cu_unitate",
+    "cu_prefix",
+    "da_nu",
+    "are_nevoie_de_de",
+    "probleme_de_format",
     "descrie_cifra",
     "VARIABILA_FISIER",
 ]
@@ -36,27 +44,89 @@ VARIABILA_FISIER = "CURS_FISIER_CIFRE"
 FISIER_REFERINTA = Path("assets") / "referinta_h200" / "rezultate.json"
 
 
-def format_numar(valoare: float) -> str:
-    """Un număr scris ca în prosa cursului: „4 239”, „3,8”, „0,125”."""
-    if abs(valoare) >= 100:
-        return f"{valoare:,.0f}".replace(",", " ")
-    return f"{valoare:.3g}".replace(".", ",")
+def _cu_grupe(text_intreg: str) -> str:
+    """„4194304” → „4 194 304”: cifrele părții întregi, grupate câte trei, cu spațiu."""
+    grupe = []
+    while len(text_intreg) > 3:
+        grupe.insert(0, text_intreg[-3:])
+        text_intreg = text_intreg[:-3]
+    return " ".join([text_intreg, *grupe])
+
+
+def format_numar(valoare: float, zecimale: int | None = None) -> str:
+    """Un număr scris ca în prosa cursului: virgulă zecimală, mii grupate cu spațiu, fără
+    notație științifică: „4 239”, „3,8”, „0,125”, „0,000123”.
+
+    Fără `zecimale`, numărul păstrează trei cifre semnificative (și niciuna după virgulă de la
+    100 în sus), fără zerouri inutile la coadă. Cu `zecimale=n`, are exact n zecimale
+    („2,50”)."""
+    valoare = float(valoare)
+    if math.isnan(valoare):
+        return "nedefinit"
+    if math.isinf(valoare):
+        return "∞" if valoare > 0 else "-∞"
+    automat = zecimale is None
+    if automat:
+        marime = abs(valoare)
+        zecimale = 0 if marime >= 99.95 or marime == 0 else max(0, 2 - math.floor(math.log10(marime)))
+    text = f"{abs(valoare):.{zecimale}f}"
+    if automat and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    intreg, _, fractie = text.partition(".")
+    semn = "-" if valoare < 0 and text.strip("0.") else ""
+    return semn + _cu_grupe(intreg) + (f",{fractie}" if fractie else "")
+
+
+def format_procent(fractie: float, zecimale: int | None = 0) -> str:
+    """O fracție scrisă ca procent: 0.973 → „97%”, cu `zecimale=1` → „97,3%”."""
+    return f"{format_numar(100 * fractie, zecimale)}%"
 
 
 def format_timp(secunde: float) -> str:
-    """Un timp în unitatea potrivită, cu virgulă zecimală: „1,23 ms”, „112 ms”, „2,5 s”."""
-    if secunde >= 1:
-        valoare, unitate = secunde, "s"
-    elif secunde >= 1e-3:
-        valoare, unitate = secunde * 1e3, "ms"
-    else:
-        valoare, unitate = secunde * 1e6, "µs"
-    return f"{valoare:.3g} {unitate}".replace(".", ",")
+    """Un timp în unitatea potrivită, cu virgulă zecimală: „1,23 ms”, „112 ms”, „2,5 s”,
+    „1 250 s” (niciodată „1e+03 µs”: valoarea rotunjită trece la unitatea următoare)."""
+    for factor, unitate in ((1e6, "µs"), (1e3, "ms")):
+        valoare = secunde * factor
+        if abs(valoare) < 999.5:
+            return f"{format_numar(valoare)} {unitate}"
+    return f"{format_numar(secunde)} s"
 
 
-def cu_unitate(valoare: float, unitate: str) -> str:
+def format_octeti(octeti: float) -> str:
+    """O mărime în octeți, cu unitatea binară potrivită: „4 KiB”, „869 KiB”, „1,5 GiB”."""
+    for unitate, factor in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if abs(octeti) >= factor:
+            return f"{format_numar(octeti / factor)} {unitate}"
+    return f"{format_numar(octeti)} B"
+
+
+def cu_unitate(valoare: float, unitate: str, zecimale: int | None = None) -> str:
     """„4 226 GB/s”, „2,24 s”, dar „8,72×” (factorul se scrie lipit de număr)."""
-    return f"{format_numar(valoare)}{'' if unitate == '×' else ' '}{unitate}"
+    return f"{format_numar(valoare, zecimale)}{'' if unitate in ('×', '%') else ' '}{unitate}"
+
+
+def cu_prefix(valoare: float, unitate: str) -> str:
+    """O valoare dată în unitatea de bază, scrisă cu prefixul potrivit, ca să nu devină „0”:
+    `cu_prefix(3.2e9, "FLOP/s")` → „3,2 GFLOP/s”, `cu_prefix(5e5, "FLOP/s")` → „500 kFLOP/s”."""
+    for prefix, factor in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(valoare) >= factor * 0.9995:
+            return f"{format_numar(valoare / factor)} {prefix}{unitate}"
+    return f"{format_numar(valoare)} {unitate}"
+
+
+def da_nu(valoare) -> str:
+    """Un adevăr tipărit pentru cititor: „da” sau „nu” (nu True/False)."""
+    return "da" if valoare else "nu"
+
+
+def are_nevoie_de_de(numar: float) -> bool:
+    """Dacă între numeral și substantiv intră „de”: 20–99 și ce se termină în 00 sau 20–99
+    („20 de apelări”, „100 de kernel-uri”, „132 de SM”), dar nu „19 apelări”, „105 apelări”."""
+    if not float(numar).is_integer():
+        return False
+    numar = int(abs(numar))
+    rest = numar % 100
+    return rest >= 20 or (rest == 0 and numar >= 100)
 
 
 def cu_substantiv(numar: float, singular: str, plural: str) -> str:
@@ -65,12 +135,46 @@ def cu_substantiv(numar: float, singular: str, plural: str) -> str:
     if numar == 1:
         return f"1 {singular}"
     text = format_numar(numar)
-    if float(numar).is_integer():
-        rest = int(abs(numar)) % 100
-        if rest >= 20 or (rest == 0 and abs(numar) >= 100):
-            return f"{text} de {plural}"
-        return f"{text} {plural}"
-    return f"{text} {plural}"  # numerele cu zecimale: „2,5 secunde”
+    return f"{text} de {plural}" if are_nevoie_de_de(numar) else f"{text} {plural}"
+
+
+#: Substantivele (la plural) pe care cursul le scrie după un număr; `probleme_de_format` verifică
+#: acordul lor cu numeralul („20 de kernel-uri”, „1 kernel”).
+SUBSTANTIVE_NUMARATE = (
+    "kernel-uri", "apeluri", "apelări", "rulări", "operații", "straturi", "sinusuri", "grafuri",
+    "recompilări", "runde", "exemple", "elemente", "secunde", "minute", "multiprocesoare", "SM",
+    "programe", "blocuri", "configurații", "variante", "loturi", "noduri", "întreruperi", "gărzi",
+    "ori", "pași", "iterații", "tokeni", "parametri", "lansări", "valori", "rânduri", "coloane",
+)
+
+_UNITATI = r"(?:×|%|ns|µs|ms|s|min|[kMGTP]?B/s|[KMGT]iB|[kMGTP]?B|[kMGTP]?FLOP/s|[kMGTP]?FLOP|GHz|W)(?![\w/])"
+_TIPARE_FORMAT = (
+    (re.compile(r"(?<![\w.,])\d+\.\d+ ?" + _UNITATI), "punct zecimal (în română se scrie virgulă)"),
+    (re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?[eE][+-]?\d+ ?" + _UNITATI), "notație științifică"),
+    (re.compile(r"(?<![\w.,])\d{5,}(?:[.,]\d+)? ?" + _UNITATI), "mii negrupate (se scrie „12 345”)"),
+    (re.compile(r"(?:\?|:) ?(?:True|False)\s*$", re.M), "True/False (se scrie da/nu)"),
+)
+_NUMERAL_SUBSTANTIV = re.compile(
+    r"(?<![\w.,])(\d{1,3}(?: \d{3})+|\d+) (" + "|".join(map(re.escape, SUBSTANTIVE_NUMARATE)) + r")(?![\w-])"
+)
+
+
+def probleme_de_format(text: str) -> list[str]:
+    """Fragmentele din `text` (ce a tipărit o celulă) scrise altfel decât cere cursul: punct
+    zecimal sau notație științifică lângă o unitate, mii negrupate, True/False în loc de da/nu,
+    un numeral fără „de” („32 kernel-uri”) sau „1” cu plural („1 kernel-uri”). Fiecare fragment
+    vine cu explicația lui."""
+    gasite = []
+    for tipar, explicatie in _TIPARE_FORMAT:
+        gasite += [f"„{p.group(0).strip()}”: {explicatie}" for p in tipar.finditer(text)]
+    for potrivire in _NUMERAL_SUBSTANTIV.finditer(text):
+        numar = int(potrivire.group(1).replace(" ", ""))
+        inainte = text[max(0, potrivire.start() - 3):potrivire.start()]
+        if numar == 1 and potrivire.group(2) != "ori":
+            gasite.append(f"„{potrivire.group(0)}”: după 1 vine singularul")
+        elif are_nevoie_de_de(numar) and not inainte.endswith("×"):
+            gasite.append(f"„{potrivire.group(0)}”: lipsește „de” („{potrivire.group(1)} de {potrivire.group(2)}”)")
+    return gasite
 
 
 def descrie_cifra(cifra: dict) -> str:

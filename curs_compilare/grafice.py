@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 import matplotlib.pyplot as plt
 from matplotlib import ticker
 
-from .cifre import cu_substantiv
+from .cifre import cu_substantiv, format_numar, format_octeti, format_procent
 from .masurare import Masuratoare, prag_rentabilitate
 
 __all__ = [
@@ -25,15 +25,61 @@ __all__ = [
     "grafic_cronologie",
     "grafic_latime_banda",
     "format_octeti",
+    "formateaza_axe",
+    "arata",
 ]
 
 
-def format_octeti(octeti: float) -> str:
-    """„4 KiB”, „16 MiB”, „1 GiB” — pentru etichetele axelor."""
-    for unitate, factor in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if octeti >= factor:
-            return f"{octeti / factor:g} {unitate}"
-    return f"{octeti:g} B"
+class _FormatorLiniar(ticker.ScalarFormatter):
+    """Etichetele unei axe liniare: ca ale lui matplotlib, dar cu virgulă zecimală, mii grupate
+    și fără notație științifică sau decalaj („1e6”, „+1,234e3”) deasupra axei."""
+
+    def __init__(self):
+        super().__init__(useOffset=False, useMathText=False)
+        self.set_scientific(False)
+
+    def __call__(self, x, pos=None):
+        text = super().__call__(x, pos).replace("\N{MINUS SIGN}", "-")
+        if not text:
+            return text
+        intreg, _, fractie = text.lstrip("-").partition(".")
+        from .cifre import _cu_grupe
+
+        return ("-" if text.startswith("-") else "") + _cu_grupe(intreg) + (f",{fractie}" if fractie else "")
+
+
+class _FormatorLogaritmic(ticker.LogFormatter):
+    """Etichetele unei axe logaritmice, ca numere obișnuite („1 000”, „0,01”), nu „10³”."""
+
+    def _num_to_string(self, x, vmin, vmax):
+        return format_numar(x)
+
+
+def formateaza_axe(figura=None) -> None:
+    """Pune etichetele în formatul cursului pe toate axele figurii (implicit, cea curentă):
+    virgulă zecimală, mii grupate cu spațiu, fără notație științifică. Etichetele alese
+    explicit (cu `set_xticks(..., etichete)` sau un formator propriu) rămân cum sunt."""
+    figura = figura or plt.gcf()
+    for ax in figura.get_axes():
+        for axa in (ax.xaxis, ax.yaxis):
+            logaritmica = axa.get_scale() in ("log", "symlog")
+            if type(axa.get_major_formatter()) in (ticker.ScalarFormatter, ticker.LogFormatterSciNotation,
+                                                   ticker.LogFormatterMathtext, ticker.LogFormatter):
+                axa.set_major_formatter(_FormatorLogaritmic() if logaritmica else _FormatorLiniar())
+            minor = axa.get_minor_formatter()
+            if logaritmica and type(minor) in (ticker.LogFormatterSciNotation, ticker.LogFormatterMathtext,
+                                               ticker.LogFormatter):
+                formator = _FormatorLogaritmic(labelOnlyBase=minor.labelOnlyBase,
+                                               minor_thresholds=minor.minor_thresholds)
+                axa.set_minor_formatter(formator)
+
+
+def arata(figura=None) -> None:
+    """Afișează figura (implicit, cea curentă) cu etichetele în formatul cursului: folosește-o
+    în locul lui `plt.show()`."""
+    figura = figura or plt.gcf()
+    formateaza_axe(figura)
+    plt.show()
 
 
 def grafic_variante(
@@ -72,10 +118,10 @@ def grafic_variante(
     ax.set_xlabel(f"timp pe apelare ({unitate}, mediana; mai puțin e mai bine)")
     referinta = medii[0]
     for i, m in enumerate(medii):
-        text = f"  {m:.3g} {unitate}"
+        text = f"  {format_numar(m)} {unitate}"
         if factor_fata_de_prima and i > 0 and m > 0:
-            text += f"  ({referinta / m:.2f}× față de prima)"
-        ax.text(m + erori[1][i], i, text.replace(".", ","), va="center")
+            text += f"  ({format_numar(referinta / m, 2)}× față de prima)"
+        ax.text(m + erori[1][i], i, text, va="center")
     maxim = max(m + e for m, e in zip(medii, erori[1]))
     if logaritmic:
         ax.set_xscale("log")
@@ -84,6 +130,7 @@ def grafic_variante(
         ax.set_xlim(0, maxim * 1.8)
     if titlu:
         ax.set_title(titlu)
+    formateaza_axe(ax.figure)
     ax.figure.tight_layout()
     return ax
 
@@ -125,6 +172,7 @@ def grafic_dimensiuni(
     ax.legend()
     if titlu:
         ax.set_title(titlu)
+    formateaza_axe(ax.figure)
     ax.figure.tight_layout()
     return ax
 
@@ -164,6 +212,7 @@ def grafic_rentabilitate(
     ax.legend()
     if titlu:
         ax.set_title(titlu)
+    formateaza_axe(ax.figure)
     ax.figure.tight_layout()
     return ax, prag
 
@@ -212,6 +261,7 @@ def grafic_cronologie(
     ax.grid(True, axis="x", alpha=0.3)
     if titlu:
         ax.set_title(titlu)
+    formateaza_axe(ax.figure)
     ax.figure.tight_layout()
     return ax
 
@@ -246,9 +296,9 @@ def grafic_latime_banda(
     ax.set_yticks(list(range(len(nume))), nume)
     ax.invert_yaxis()
     for i, n in enumerate(nume):
-        text = f"  {valori[n]:,.0f} {unitate}".replace(",", " ")
+        text = f"  {format_numar(valori[n], 0)} {unitate}"
         if plafon:
-            text += f" ({valori[n] / plafon:.0%} din plafon)"
+            text += f" ({format_procent(valori[n] / plafon)} din plafon)"
         ax.text(valori[n], i, text, va="center")
     maxim = max([*valori.values(), plafon or 0])
     if plafon:
@@ -258,5 +308,6 @@ def grafic_latime_banda(
     ax.set_xlabel(f"{marime} ({unitate}; mai mult e mai bine)")
     if titlu:
         ax.set_title(titlu)
+    formateaza_axe(ax.figure)
     ax.figure.tight_layout()
     return ax

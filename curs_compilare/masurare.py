@@ -510,8 +510,9 @@ class NumarKerneluri:
 
     def __str__(self) -> str:
         detalii = ", ".join(f"{n} ×{c}" if c > 1 else n for n, c in self.nume.most_common())
-        substantiv = "kernel" if self.numar == 1 else "kernel-uri"
-        return f"{self.numar} {substantiv} ({self.unde}): {detalii}"
+        from .cifre import cu_substantiv
+
+        return f"{cu_substantiv(self.numar, 'kernel', 'kernel-uri')} ({self.unde}): {detalii}"
 
 
 def _are_stramos_aten(eveniment) -> bool:
@@ -661,10 +662,11 @@ class PlafonCopiere:
     dispozitiv: str
 
     def __str__(self) -> str:
-        valoare = f"{self.gbps:,.0f}".replace(",", " ")
+        from .cifre import format_numar, format_octeti
+
         return (
-            f"Plafonul de copiere ({self.dispozitiv}): {valoare} GB/s "
-            f"(y.copy_(x) pe {self.octeti_copiati / 2**20:.0f} MiB, citire + scriere; "
+            f"Plafonul de copiere ({self.dispozitiv}): {format_numar(self.gbps, 0)} GB/s "
+            f"(y.copy_(x) pe {format_octeti(self.octeti_copiati)}, citire + scriere; "
             f"mediana {format_timp(self.masuratoare.mediana_s)})"
         )
 

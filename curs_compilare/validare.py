@@ -16,8 +16,9 @@ vechi, doar rezultatele acelorași notebook-uri; restul raportului vechi rămân
 după ce ai adăugat un capitol, îl validezi doar pe el și completezi rezultatele de referință).
 
 În textul tipărit de fiecare notebook executat se caută și concluziile care se contrazic singure
-(„de 0,94 ori mai rapid”, vezi `concluzii.contradictii`): un notebook cu o astfel de propoziție
-e socotit eșuat.
+(„de 0,94 ori mai rapid”, vezi `concluzii.contradictii`) și numerele scrise altfel decât cere
+cursul („2.63×”, „32 kernel-uri”, vezi `cifre.probleme_de_format`): un notebook cu așa ceva e
+socotit eșuat.
 
 Două rapoarte, de pe două rulări (de exemplu pe două mașini de același fel), se compară cifră
 cu cifră:
@@ -41,7 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .cifre import VARIABILA_FISIER, cu_substantiv, cu_unitate, descrie_cifra, format_numar
+from .cifre import VARIABILA_FISIER, cu_substantiv, cu_unitate, descrie_cifra, format_numar, probleme_de_format
 from .concluzii import contradictii, text_iesiri
 from .mediu import detecteaza_mediul
 
@@ -78,9 +79,13 @@ def _executa(cale: Path, dosar_executate: Path, limita_celula: int) -> dict:
         eroare = "\n".join(eroare[-15:])
     durata = time.perf_counter() - start
     os.environ.pop(VARIABILA_FISIER, None)
-    contrazise = contradictii(_text_tiparit(nb))
+    tiparit = _text_tiparit(nb)
+    contrazise = contradictii(tiparit)
     if contrazise and eroare is None:
         eroare = "Concluzii care se contrazic singure în textul tipărit: " + "; ".join(f"„{c}”" for c in contrazise)
+    probleme = probleme_de_format(tiparit)
+    if probleme and eroare is None:
+        eroare = "Numere scrise altfel decât cere cursul în textul tipărit: " + "; ".join(probleme[:10])
     dosar_executate.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, dosar_executate / cale.name)
     cifre = []
@@ -123,7 +128,7 @@ def _grafic_durate(rezultate: list[dict], cale: Path) -> None:
     ax.invert_yaxis()
     ax.set_xlabel("durata execuției (s); verde = trecut, roșu = eșuat")
     for i, d in enumerate(durate):
-        ax.text(d, i, f" {d:.0f} s", va="center")
+        ax.text(d, i, f" {format_numar(d, 0)} s", va="center")
     ax.set_xlim(0, max(durate) * 1.25 if durate else 1)
     fig.tight_layout()
     fig.savefig(cale, dpi=110)
@@ -259,7 +264,7 @@ def main(argv=None) -> int:
     rezultate = []
     for cale in cai:
         r = _executa(cale, iesire / "executate", argumente.limita_celula)
-        print(f"  {'trecut' if r['trecut'] else 'EȘUAT '}  {r['secunde']:7.1f} s  {cale}", flush=True)
+        print(f"  {'trecut' if r['trecut'] else 'EȘUAT '}  {format_numar(r['secunde'], 1):>7} s  {cale}", flush=True)
         rezultate.append(r)
     date = {
         "data": dt.datetime.now().isoformat(timespec="seconds"),

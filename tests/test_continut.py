@@ -144,3 +144,12 @@ def test_make_curata_nu_atinge_notebookurile(tmp_path):
     assert not (copie / "build").exists()
     assert not (copie / "notebooks" / ".ipynb_checkpoints").exists()
     assert {p.name: p.read_bytes() for p in (copie / "notebooks").glob("*.ipynb")} == inainte
+
+
+def test_graficele_se_afiseaza_prin_grafice_arata():
+    """`grafice.arata()` pune etichetele axelor în formatul cursului (virgulă zecimală, mii
+    grupate); `plt.show()` le-ar lăsa cu punct și în notație științifică."""
+    for cale in NOTEBOOKURI + SOLUTII:
+        for celula in nbformat.read(cale, as_version=4).cells:
+            if celula.cell_type == "code":
+                assert "plt.show()" not in celula.source, f"{cale.name}: folosește grafice.arata() în loc de plt.show()"

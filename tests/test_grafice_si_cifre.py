@@ -107,3 +107,56 @@ def test_grafic_variante_logaritmic_fara_factor():
 def test_cu_unitate():
     assert cifre.cu_unitate(8.72, "×") == "8,72×"
     assert cifre.cu_unitate(4226.4, "GB/s") == "4 226 GB/s"
+
+
+def test_format_numar_fara_notatie_stiintifica_si_cu_mii_grupate():
+    assert cifre.format_numar(0.000123) == "0,000123"
+    assert cifre.format_numar(12345.6) == "12 346"
+    assert cifre.format_numar(1e9) == "1 000 000 000"
+    assert cifre.format_numar(99.96) == "100"
+    assert cifre.format_numar(-2.5) == "-2,5"
+    assert cifre.format_numar(2.5, zecimale=2) == "2,50"
+    assert cifre.format_numar(0) == "0"
+
+
+def test_format_timp_trece_la_unitatea_urmatoare_dupa_rotunjire():
+    assert cifre.format_timp(0.0009996) == "1 ms"
+    assert cifre.format_timp(23.5e-3) == "23,5 ms"
+    assert cifre.format_timp(1250) == "1 250 s"
+    assert "e" not in cifre.format_timp(5e-7)
+
+
+def test_procent_octeti_prefix_da_nu():
+    assert cifre.format_procent(0.973) == "97%"
+    assert cifre.format_procent(0.9734, 1) == "97,3%"
+    assert cifre.format_octeti(868.618 * 1024) == "869 KiB"
+    assert cifre.format_octeti(1.5 * 2**30) == "1,5 GiB"
+    assert cifre.cu_prefix(3.2e9, "FLOP/s") == "3,2 GFLOP/s"
+    assert cifre.cu_prefix(5e5, "FLOP/s") == "500 kFLOP/s"
+    assert (cifre.da_nu(True), cifre.da_nu(False)) == ("da", "nu")
+
+
+def test_probleme_de_format_gaseste_ce_nu_e_scris_romaneste():
+    gresit = ("31.96 s; 2.63×; 868.618 KiB; 2,35e+04 µs; 12345 GB/s; memorie? True\n"
+              "32 kernel-uri; 1 kernel-uri")
+    probleme = cifre.probleme_de_format(gresit)
+    for fragment in ["31.96 s", "2.63×", "868.618 KiB", "2,35e+04 µs", "12345 GB/s", "True",
+                     "32 kernel-uri", "1 kernel-uri"]:
+        assert any(fragment in p for p in probleme), fragment
+    corect = ("31,96 s; 2,63×; 869 KiB; 23,5 ms; 12 345 GB/s; memorie? da\n32 de kernel-uri; 1 kernel; "
+              "4 194 304 elemente; torch 2.11.0; fișierul model.py")
+    assert cifre.probleme_de_format(corect) == []
+
+
+def test_axele_graficelor_au_virgula_zecimala_si_mii_grupate():
+    fig, (liniar, logaritmic) = plt.subplots(1, 2)
+    liniar.plot([0.1, 0.5, 1.2], [1000, 25000, 3e6])
+    logaritmic.plot([1, 10, 1000], [0.001, 0.1, 10])
+    logaritmic.set(xscale="log", yscale="log")
+    grafice.formateaza_axe(fig)
+    fig.canvas.draw()
+    etichete = [t.get_text() for ax in (liniar, logaritmic) for axa in (ax.xaxis, ax.yaxis)
+                for t in axa.get_ticklabels()]
+    assert "1 000 000" in etichete and "0,25" in etichete and "0,01" in etichete and "1 000" in etichete
+    assert not any("." in e or "e" in e or "^" in e for e in etichete)
+    plt.close(fig)
