@@ -149,7 +149,7 @@ def test_make_curata_nu_atinge_notebookurile(tmp_path):
 def test_graficele_se_afiseaza_prin_grafice_arata():
     """`grafice.arata()` pune etichetele axelor în formatul cursului (virgulă zecimală, mii
     grupate); `plt.show()` le-ar lăsa cu punct și în notație științifică."""
-    for cale in NOTEBOOKURI + SOLUTII:
+    for cale in TOATE:
         for celula in nbformat.read(cale, as_version=4).cells:
             if celula.cell_type == "code":
                 assert "plt.show()" not in celula.source, f"{cale.name}: folosește grafice.arata() în loc de plt.show()"
