@@ -115,7 +115,7 @@ def grafic_variante(
     ax.barh(pozitii, medii, xerr=erori, color=[culori[i % len(culori)] for i in pozitii], capsize=3)
     ax.set_yticks(list(pozitii), nume)
     ax.invert_yaxis()
-    ax.set_xlabel(f"timp pe apelare ({unitate}, mediana; mai puțin e mai bine)")
+    ax.set_xlabel(f"timp pe apel ({unitate}, mediana; mai puțin e mai bine)")
     referinta = medii[0]
     for i, m in enumerate(medii):
         text = f"  {format_numar(m)} {unitate}"
@@ -196,17 +196,17 @@ def grafic_rentabilitate(
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4))
     ax.plot(n, eager, label="eager")
-    ax.plot(n, compilat, label="compilat (prima apelare include compilarea)")
+    ax.plot(n, compilat, label="compilat (primul apel include compilarea)")
     if prag is not None and prag <= numar_apelari:
         ax.axvline(prag, linestyle="--", color="gray")
         ax.annotate(
-            f"se amortizează la apelarea {prag}",
+            f"se amortizează la apelul {prag}",
             xy=(prag, prag * timp_eager_s),
             xytext=(10, -30),
             textcoords="offset points",
             arrowprops=dict(arrowstyle="->"),
         )
-    ax.set_xlabel("numărul de apelări")
+    ax.set_xlabel("numărul de apeluri")
     ax.set_ylabel("timp total (s)")
     ax.grid(True, alpha=0.3)
     ax.legend()

@@ -9,11 +9,14 @@ decât sosește următoarea comandă. Aici sunt:
 - `cost_lansari(functie, x)` — timpul pe apel văzut de program (ceasul de perete) față de timpul
   în care unitatea de calcul chiar a lucrat (suma duratelor kernel-urilor din `torch.profiler`);
 - `latente_pe_loturi(model, loturi)` — latența eager și cea compilată, pe mai multe loturi,
-  cu o compilare statică (`dynamic=False`) pentru fiecare lot, ca măsurătoarea să fie cinstită.
+  cu o compilare statică (`dynamic=False`) pentru fiecare lot, ca măsurătoarea să fie cinstită;
+- `stare_grafuri()` și `fazele_apelurilor(functie, x)` — ce face mecanismul de grafuri CUDA al
+  lui `reduce-overhead` (*CUDA Graph Trees*) la fiecare apel: încălzire, capturare, reluare.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import torch
@@ -30,7 +33,20 @@ __all__ = [
     "compileaza_static",
     "compilari_implicit_si_reduce_overhead",
     "latente_pe_loturi",
+    "StareGrafuri",
+    "stare_grafuri",
+    "FazaApel",
+    "fazele_apelurilor",
 ]
+
+#: Numele stărilor arborelui de grafuri CUDA (`ExecutionState` din torch._inductor.cudagraph_trees),
+#: spuse în cuvintele capitolului.
+NUME_STARI = {
+    "NONE": "fără graf",
+    "WARMUP": "încălzire (rulează fără graf)",
+    "RECORDING": "capturare (înregistrează graful)",
+    "EXECUTION": "reluare (graful capturat)",
+}
 
 
 def stiva_mica(adancime: int = 16, latime: int = 256, dispozitiv=None, samanta: int = 0) -> nn.Sequential:
@@ -103,8 +119,9 @@ def compileaza_static(model, mod: str | None = None):
 def compilari_implicit_si_reduce_overhead(model, x, invers: bool = False, repetari: int = 2) -> Compilari:
     """Compilează `model` în modul implicit și cu `mode="reduce-overhead"` și măsoară prima
     apelare a fiecăruia (`compara_compilari`: compilatorul încălzit, cache gol, ordine
-    alternată). După prima apelare, fiecare variantă mai e apelată de două ori, cronometrat:
-    la `reduce-overhead`, a doua apelare înregistrează graful CUDA, a treia e prima reluare.
+    alternată). După primul apel, fiecare variantă mai e apelată de două ori, cronometrat: la
+    `reduce-overhead`, primul apel a compilat și a încălzit (a rulat fără graf), al doilea
+    capturează graful CUDA, al treilea e prima reluare.
     `invers=True` începe cu `reduce-overhead` (pentru testul care arată că ordinea nu schimbă
     rezultatul)."""
     variante = {"modul implicit": (model, {}), "reduce-overhead": (model, {"mode": "reduce-overhead"})}
@@ -141,7 +158,7 @@ def latente_pe_loturi(
             variante = {"eager": model}
             for mod in moduri:
                 compilat = compileaza_static(model, mod)
-                for _ in range(3):  # compilarea, apoi (la reduce-overhead) capturarea și prima reluare
+                for _ in range(3):  # la reduce-overhead: 1 = compilare + încălzire, 2 = capturare, 3 = prima reluare
                     compilat(x)
                 torch.testing.assert_close(compilat(x).clone(), asteptat, rtol=1e-3, atol=1e-4)
                 variante[mod] = compilat
@@ -149,3 +166,71 @@ def latente_pe_loturi(
             for nume in variante:
                 rezultate[nume].append(comparatie[nume])
     return rezultate
+
+
+@dataclass(frozen=True)
+class StareGrafuri:
+    """Starea mecanismului de grafuri CUDA al lui `reduce-overhead` pe GPU-ul curent: ce a
+    făcut ultimul apel (`stare`: „WARMUP”, „RECORDING”, „EXECUTION” sau „NONE”) și câte grafuri
+    CUDA are capturate. `stare` e None când nu există niciun mecanism (pe CPU, sau înainte de
+    primul apel compilat cu `reduce-overhead`)."""
+
+    stare: str | None
+    numar_grafuri: int
+
+    @property
+    def descriere(self) -> str:
+        if self.stare is None:
+            return "fără grafuri CUDA"
+        return NUME_STARI.get(self.stare, self.stare.lower())
+
+
+def stare_grafuri() -> StareGrafuri:
+    """Citește starea arborelui de grafuri CUDA (`torch._inductor.cudagraph_trees`) de pe GPU-ul
+    curent: starea ultimului apel și numărul de grafuri capturate (nodurile arborelui). Pe o
+    mașină fără GPU, sau dacă interfața internă s-a schimbat, întoarce `StareGrafuri(None, 0)`."""
+    if not torch.cuda.is_available() or not torch.cuda.is_initialized():
+        return StareGrafuri(None, 0)
+    try:
+        from torch._inductor import cudagraph_trees
+
+        manager = cudagraph_trees.get_manager(torch.cuda.current_device(), create_if_none_exists=False)
+        if manager is None:
+            return StareGrafuri(None, 0)
+        noduri = [nod for radacini in (manager.roots or {}).values() for nod in radacini]
+        numar = 0
+        while noduri:
+            nod = noduri.pop()
+            numar += 1
+            noduri.extend(copil for copii in nod.children.values() for copil in copii)
+        return StareGrafuri(manager.path_state.name, numar)
+    except (ImportError, AttributeError, TypeError):
+        return StareGrafuri(None, 0)
+
+
+@dataclass(frozen=True)
+class FazaApel:
+    """Un apel al unei funcții compilate: cât a durat (ceasul de perete, cu sincronizare) și
+    starea grafurilor CUDA imediat după el."""
+
+    numar: int
+    timp_s: float
+    stare: StareGrafuri
+
+
+def fazele_apelurilor(functie, *argumente, apeluri: int = 4) -> list[FazaApel]:
+    """Apelează `functie(*argumente)` de `apeluri` ori și notează, pentru fiecare apel, durata și
+    starea grafurilor CUDA de după el. Pentru o funcție proaspăt compilată cu
+    `mode="reduce-overhead"`, pe un GPU, se vede ordinea fazelor: apelul 1 compilează și
+    încălzește (rulează codul compilat fără graf), apelul 2 capturează graful, apelul 3 e prima
+    reluare. Pe CPU, starea rămâne „fără grafuri CUDA”."""
+    faze = []
+    for numar in range(1, apeluri + 1):
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        functie(*argumente)
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        faze.append(FazaApel(numar, time.perf_counter() - start, stare_grafuri()))
+    return faze

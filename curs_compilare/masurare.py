@@ -300,7 +300,7 @@ def _fara_recompilari(activ: bool, nume: str = ""):
         raise RecompilareInMasurare(
             f"{varianta} recompilat în timpul cronometrării, după încălzire: timpul ar fi inclus o "
             "compilare, așa că măsurătoarea s-a oprit. Cauze obișnuite: o formă nouă sau un tip de date "
-            "nou, o valoare Python care se schimbă de la o apelare la alta, trecerea între modurile train și eval. "
+            "nou, o valoare Python care se schimbă de la un apel la altul, trecerea între modurile train și eval. "
             f"Motivul dat de Dynamo: {motiv_scurt(str(eroare), 300)}"
         ) from eroare
 

@@ -181,7 +181,7 @@ def compara_compilari(
             cuantila20_s=_cuantila(valori, 0.2),
             cuantila80_s=_cuantila(valori, 0.8),
             numar_rulari=len(valori),
-            unealta="prima apelare, cache gol, compilator încălzit",
+            unealta="primul apel, cache gol, compilator încălzit",
             eticheta=nume,
             mediane_runde=tuple(valori),
             ceas="perete",

@@ -34,7 +34,7 @@ def test_grafic_dimensiuni_deseneaza_plafonul():
 def test_grafic_rentabilitate_intoarce_pragul():
     ax, prag = grafice.grafic_rentabilitate(9.0, 3.0, 1.0)
     assert prag == 4
-    assert any("apelarea 4" in t.get_text() for t in ax.texts)
+    assert any("apelul 4" in t.get_text() for t in ax.texts)
     plt.close("all")
 
 

@@ -94,3 +94,19 @@ def test_completeaza_inlocuieste_doar_notebookurile_executate():
     assert [c["cheie"] for c in date["cifre"]] == ["00.x", "04.nou"]
     assert date["secunde_total"] == pytest.approx(19.0)
     assert date["mediu"] == {"gpu": "nou"}
+
+
+def test_fazele_apelurilor_pe_cpu_nu_au_grafuri():
+    model = grafuri_cuda.stiva_mica(adancime=2, latime=8)
+    faze = grafuri_cuda.fazele_apelurilor(model, torch.randn(1, 8), apeluri=3)
+    assert [f.numar for f in faze] == [1, 2, 3]
+    assert all(f.timp_s > 0 for f in faze)
+    if not torch.cuda.is_available():
+        assert all(f.stare == grafuri_cuda.StareGrafuri(None, 0) for f in faze)
+        assert faze[0].stare.descriere == "fără grafuri CUDA"
+
+
+def test_numele_starilor_acopera_starile_arborelui_de_grafuri():
+    from torch._inductor.cudagraph_trees import ExecutionState
+
+    assert set(grafuri_cuda.NUME_STARI) == {s.name for s in ExecutionState}
