@@ -66,7 +66,10 @@ def pytest_runtest_call(item):
                 "format_timp, cu_substantiv, da_nu)."
             )
         ratacite = [i for i in iesiri if i.get("output_type") == "execute_result" and set(i.get("data", {})) <= {"text/plain"}]
-        if ratacite:
+        # nbval execută celulele fără să le treacă în istoric, iar IPython decide după istoric dacă
+        # „;” de la final ascunde valoarea; în Jupyter, o celulă terminată cu „;” nu are Out[].
+        sursa = getattr(getattr(item, "cell", None), "source", "")
+        if ratacite and not sursa.rstrip().endswith(";"):
             raise AssertionError(
                 "Celula se termină cu o expresie a cărei valoare apare ca Out[]: "
                 + ratacite[0]["data"].get("text/plain", "")[:80]

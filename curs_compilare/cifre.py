@@ -101,8 +101,15 @@ def format_octeti(octeti: float) -> str:
 
 
 def cu_unitate(valoare: float, unitate: str, zecimale: int | None = None) -> str:
-    """„4 226 GB/s”, „2,24 s”, dar „8,72×” (factorul se scrie lipit de număr)."""
-    return f"{format_numar(valoare, zecimale)}{'' if unitate in ('×', '%') else ' '}{unitate}"
+    """„4 226 GB/s”, „2,24 s”, dar „8,72×” (factorul se scrie lipit de număr). O unitate care e
+    un cuvânt primește „de” unde îl cere româna: „2 048 de exemple”, „16 straturi”."""
+    text = format_numar(valoare, zecimale)
+    if unitate in ("×", "%"):
+        return f"{text}{unitate}"
+    cuvant = len(unitate) > 3 and unitate.replace("-", "").isalpha() and unitate.islower()
+    if cuvant and are_nevoie_de_de(float(text.replace(" ", "").replace(",", "."))):
+        return f"{text} de {unitate}"
+    return f"{text} {unitate}"
 
 
 def cu_prefix(valoare: float, unitate: str) -> str:

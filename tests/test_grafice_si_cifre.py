@@ -160,3 +160,9 @@ def test_axele_graficelor_au_virgula_zecimala_si_mii_grupate():
     assert "1 000 000" in etichete and "0,25" in etichete and "0,01" in etichete and "1 000" in etichete
     assert not any("." in e or "e" in e or "^" in e for e in etichete)
     plt.close(fig)
+
+
+def test_cu_unitate_pune_de_inaintea_unitatilor_cuvinte():
+    assert cifre.cu_unitate(2048, "exemple") == "2 048 de exemple"
+    assert cifre.cu_unitate(16, "straturi") == "16 straturi"
+    assert cifre.cu_unitate(25, "GiB") == "25 GiB"
