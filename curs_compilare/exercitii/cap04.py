@@ -22,6 +22,7 @@ import numbers
 import torch
 from torch import nn
 
+from ..cifre import format_numar
 from .baza import GresealaCursant, Rezultat, apeleaza, compara_tensori, verificare
 
 __all__ = [
@@ -586,7 +587,7 @@ def _accelerari(masuratori: dict) -> dict:
 
 def _text_accelerari(masuratori: dict) -> str:
     return ", ".join(
-        f"{lot}: {a:.3f}×".replace(".", ",") for lot, a in sorted(_accelerari(masuratori).items())
+        f"{format_numar(lot)}: {format_numar(a, 3)}×" for lot, a in sorted(_accelerari(masuratori).items())
     )
 
 
@@ -660,7 +661,7 @@ def _lista_de_loturi(rezultat, masuratori: dict) -> list:
             math.isclose(float(element), a, rel_tol=1e-6) for a in accelerari
         ):
             raise GresealaCursant(
-                f"Ai întors accelerările (de exemplu {float(element):.3g}), nu dimensiunile loturilor: "
+                f"Ai întors accelerările (de exemplu {format_numar(float(element))}), nu dimensiunile loturilor: "
                 "pune în listă cheia lotului, nu raportul timpilor."
             )
         raise GresealaCursant(
