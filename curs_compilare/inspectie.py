@@ -5,7 +5,7 @@
 - `BackendInregistrare` — un backend propriu, care păstrează grafurile FX capturate de
   TorchDynamo și le rulează neschimbate (sau le dă lui Inductor);
 - `BackendAOT` — la fel, după AOTAutograd: graful înainte și graful înapoi, separate;
-- `NumaratorCompilari` — numără grafurile compilate (inclusiv recompilările);
+- `NumaratorCompilari` — numără grafurile compilate (inclusiv recompilările) și rulările lor;
 - `explica(...)` — `torch._dynamo.explain`, rezumat în română;
 - `limita_recompilari(n)` — schimbă temporar limita de recompilări, oricare ar fi numele opțiunii
   în versiunea instalată.
@@ -39,6 +39,7 @@ __all__ = [
     "nume_limita_recompilari",
     "motiv_scurt",
     "categorie_intrerupere",
+    "fara_comentariul",
 ]
 
 # Prefixul unei linii de jurnal torch, de exemplu
@@ -58,9 +59,19 @@ class Jurnal:
         cerute = (contine,) if isinstance(contine, str) else tuple(contine or ())
         return [l for l in self.text.splitlines() if all(c in l for c in cerute)]
 
-    def afiseaza(self, contine: str | tuple[str, ...] | None = None, maxim: int = 40, taie_la: int = 160):
-        """Tipărește cel mult `maxim` linii (filtrate după `contine`), fiecare tăiată la `taie_la` caractere."""
+    def afiseaza(
+        self,
+        contine: str | tuple[str, ...] | None = None,
+        maxim: int = 40,
+        taie_la: int = 160,
+        fara_comentariu: bool = False,
+    ):
+        """Tipărește cel mult `maxim` linii (filtrate după `contine`), fiecare tăiată la `taie_la`
+        caractere. Cu `fara_comentariu=True`, fiecare linie pierde comentariul de la coadă
+        („  # linia din codul tău”), iar liniile care devin identice apar o singură dată."""
         linii = self.linii(contine)
+        if fara_comentariu:
+            linii = list(dict.fromkeys(fara_comentariul(l) for l in linii))
         for linie in linii[:maxim]:
             print(linie if len(linie) <= taie_la else linie[: taie_la - 1] + "…")
         if len(linii) > maxim:
@@ -76,6 +87,12 @@ class Jurnal:
 
     def __len__(self) -> int:
         return len(self.text.splitlines())
+
+
+def fara_comentariul(linie: str) -> str:
+    """O linie de jurnal fără comentariul de la coadă: gărzile și motivele recompilărilor se
+    termină cu „  # linia din codul tău”, care repetă sursa."""
+    return linie.split("  # ", 1)[0].rstrip()
 
 
 def _fara_prefix(text: str) -> str:
@@ -211,11 +228,33 @@ class BackendAOT:
 
 class NumaratorCompilari(BackendInregistrare):
     """`BackendInregistrare` văzut ca numărător: de câte ori i-a dat Dynamo un graf de compilat
-    (prima compilare, fiecare graf de după o întrerupere și fiecare recompilare)."""
+    (prima compilare, fiecare graf de după o întrerupere și fiecare recompilare) și de câte ori
+    au rulat grafurile compilate (`rulari`, `rulari_pe_graf`). Un apel care rulează în modul
+    eager (de exemplu, după limita de recompilări) nu trece prin niciun graf compilat."""
+
+    def __init__(self, backend: str = "eager"):
+        super().__init__(backend)
+        self.rulari_pe_graf: list[int] = []
+
+    def __call__(self, gm: torch.fx.GraphModule, exemple_intrari):
+        compilat = super().__call__(gm, exemple_intrari)
+        indice = len(self.rulari_pe_graf)
+        self.rulari_pe_graf.append(0)
+
+        def ruleaza(*argumente):
+            self.rulari_pe_graf[indice] += 1
+            return compilat(*argumente)
+
+        return ruleaza
 
     @property
     def compilari(self) -> int:
         return len(self.grafuri)
+
+    @property
+    def rulari(self) -> int:
+        """De câte ori au rulat, în total, grafurile compilate."""
+        return sum(self.rulari_pe_graf)
 
 
 def motiv_scurt(text: str, maxim: int = 160) -> str:
@@ -259,10 +298,15 @@ class Explicatie:
     numar_intreruperi: int
     motive: list[str] = field(default_factory=list)
     operatii_pe_graf: list[int] = field(default_factory=list)
+    # Pentru fiecare motiv, prima linie plus explicația lui Dynamo („Explanation: …”), din care
+    # se alege categoria: prima linie singură e uneori prea generală („Failed to trace builtin
+    # operator”, fără numele lui print).
+    detalii: list[str] = field(default_factory=list, repr=False)
 
     @property
     def categorii(self) -> list[str]:
-        return [categorie_intrerupere(m) for m in self.motive]
+        surse = self.detalii if len(self.detalii) == len(self.motive) else self.motive
+        return [categorie_intrerupere(m) for m in surse]
 
     def __str__(self) -> str:
         linii = [
@@ -280,17 +324,25 @@ def explica(functie: Callable, *argumente, **argumente_numite) -> Explicatie:
     pe care Dynamo le tipărește în timpul analizei sunt ascunse: rezumatul le conține deja.
 
     Atenție: `explain` golește cache-ul Dynamo (`torch._dynamo.reset()`), deci funcțiile
-    compilate înainte se vor recompila la următoarea apelare."""
+    compilate înainte se vor recompila la următorul apel."""
     with warnings.catch_warnings(), _stderr_torch_catre(io.StringIO()):
         warnings.simplefilter("ignore")
         rezultat = torch._dynamo.explain(functie)(*argumente, **argumente_numite)
-    motive = [motiv_scurt(getattr(m, "reason", m)) for m in rezultat.break_reasons]
+    texte = [str(getattr(m, "reason", m)) for m in rezultat.break_reasons]
+    motive = [motiv_scurt(t) for t in texte]
     return Explicatie(
         numar_grafuri=rezultat.graph_count,
         numar_intreruperi=max(0, rezultat.graph_break_count),  # unele versiuni raportează -1
         motive=motive,
         operatii_pe_graf=[numara_operatii(g) for g in rezultat.graphs],
+        detalii=[_motiv_si_explicatie(m, t) for m, t in zip(motive, texte)],
     )
+
+
+def _motiv_si_explicatie(motiv: str, text: str) -> str:
+    """Motivul scurt și linia „Explanation: …” a lui Dynamo (dacă există), într-un singur text."""
+    explicatii = [l.strip() for l in text.splitlines() if l.strip().startswith("Explanation:")]
+    return " ".join([motiv, *explicatii[:1]])
 
 
 def nume_limita_recompilari() -> str:

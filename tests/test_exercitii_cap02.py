@@ -135,7 +135,7 @@ def test_ex4_respinge_greselile_tipice():
     rezultat = cap02.exercitiul_4(lambda f, intrari: False)
     assert not rezultat and "recompilează" in rezultat.mesaj
 
-    def fara_prima_apelare(functie, intrari):
+    def fara_primul_apel(functie, intrari):
         try:
             with torch.compiler.set_stance("fail_on_recompile"):
                 for x in intrari:
@@ -144,8 +144,8 @@ def test_ex4_respinge_greselile_tipice():
             return True
         return False
 
-    rezultat = cap02.exercitiul_4(fara_prima_apelare)
-    assert not rezultat and "Prima apelare" in rezultat.mesaj
+    rezultat = cap02.exercitiul_4(fara_primul_apel)
+    assert not rezultat and "Primul apel" in rezultat.mesaj
 
     def nu_prinde(functie, intrari):
         functie(intrari[0])

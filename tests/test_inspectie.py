@@ -127,3 +127,50 @@ def test_jurnal_prinde_si_manipulatorii_legati_de_un_flux_fix():
     finally:
         jurnal_dynamo.removeHandler(manipulator)
         sys.stderr = stderr_vechi
+
+
+def test_numaratorul_numara_si_rularile_grafurilor():
+    """După limita de recompilări, o formă deja compilată rulează graful ei; una nouă, eager."""
+    torch._dynamo.reset()
+    numarator = inspectie.NumaratorCompilari()
+    f = torch.compile(lambda t: t * 2, backend=numarator, dynamic=False)
+    with inspectie.limita_recompilari(2), inspectie.jurnal_torch():
+        for n in (2, 3, 4, 5):
+            f(torch.randn(n))
+        assert (numarator.compilari, numarator.rulari) == (2, 2)
+        f(torch.randn(2))
+        assert numarator.rulari == 3 and numarator.rulari_pe_graf == [2, 1]
+        torch.testing.assert_close(f(torch.ones(5)), torch.full((5,), 2.0))
+        assert numarator.rulari == 3
+    torch._dynamo.reset()
+
+
+def test_numaratorul_cu_inductor_numara_rularile():
+    torch._dynamo.reset()
+    numarator = inspectie.NumaratorCompilari("inductor")
+    f = torch.compile(lambda t: torch.relu(t) + 1, backend=numarator)
+    x = torch.randn(8)
+    for _ in range(3):
+        torch.testing.assert_close(f(x), torch.relu(x) + 1)
+    torch._dynamo.reset()
+    assert (numarator.compilari, numarator.rulari) == (1, 3)
+
+
+def test_fara_comentariul():
+    linie = "+- LAMBDA_GUARD: 2 <= L['x'].size()[0]  # return (x - x.mean())  # f.py:4"
+    assert inspectie.fara_comentariul(linie) == "+- LAMBDA_GUARD: 2 <= L['x'].size()[0]"
+    jurnal = inspectie.Jurnal(text=linie + "\n" + linie.replace("f.py:4", "g.py:9"))
+    import contextlib
+    import io
+
+    tampon = io.StringIO()
+    with contextlib.redirect_stdout(tampon):
+        jurnal.afiseaza(contine="<=", fara_comentariu=True)
+    assert tampon.getvalue() == "+- LAMBDA_GUARD: 2 <= L['x'].size()[0]\n"
+
+
+def test_explica_recunoaste_print_din_explicatia_lui_dynamo():
+    """Pe versiunile recente, prima linie a motivului e „Failed to trace builtin operator”;
+    numele lui print apare abia în explicație."""
+    explicatie = inspectie.explica(_cu_print, torch.randn(3))
+    assert explicatie.categorii == ["print: efect secundar în afara grafului"]

@@ -227,14 +227,17 @@ def exercitiul_3(compileaza_pentru_loturi) -> Rezultat:
                 f"Au fost 2 compilări pentru loturile {list(MARIMI_LOT)}. Așa se comportă setarea implicită: "
                 "prima compilare e pentru forma exactă, iar la a doua formă Dynamo recompilează cu forme "
                 "dinamice. Cere formele dinamice de la început: `dynamic=True` sau "
-                "`torch._dynamo.mark_dynamic(x, 0)` înainte de prima apelare."
+                "`torch._dynamo.mark_dynamic(x, 0)` înainte de primul apel."
             )
         if n > 2:
             raise GresealaCursant(
                 f"Au fost {n} compilări, una pentru fiecare mărime de lot: cu `dynamic=False` fiecare formă "
                 "nouă încalcă o gardă. Cere forme dinamice pentru prima dimensiune."
             )
-        return "O singură compilare pentru toate mărimile de lot: graful e valabil pentru orice valoare a primei dimensiuni."
+        return (
+            "O singură compilare pentru toate mărimile de lot: graful e valabil pentru orice valoare de cel "
+            "puțin 2 a primei dimensiuni (0 și 1 rămân specializate: un lot de 1 ar recompila)."
+        )
 
     return verificare("Exercițiul 3", corp)
 
@@ -283,8 +286,8 @@ def _atitudinea_a_ramas_activa() -> bool:
 
 
 def exercitiul_4(are_recompilare) -> Rezultat:
-    """Verifică `are_recompilare(functie_compilata, intrari)`: adevărat dacă, după prima apelare,
-    vreuna dintre apelările următoare recompilează funcția."""
+    """Verifică `are_recompilare(functie_compilata, intrari)`: adevărat dacă, după primul apel,
+    vreunul dintre apelurile următoare recompilează funcția."""
 
     def corp():
         for descriere, optiuni, forme in _cazuri_exercitiul_4():
@@ -325,8 +328,8 @@ def exercitiul_4(are_recompilare) -> Rezultat:
                         "recompilările?"
                     )
                 raise GresealaCursant(
-                    f"În cazul „{descriere}” nu are loc nicio recompilare, dar ai răspuns True. Prima apelare "
-                    "compilează întotdeauna: ea nu contează, așa că fă-o în afara blocului `fail_on_recompile`."
+                    f"În cazul „{descriere}” nu are loc nicio recompilare, dar ai răspuns True. Primul apel "
+                    "compilează întotdeauna: el nu contează, așa că fă-l în afara blocului `fail_on_recompile`."
                 )
         return (
             "Detectezi recompilările fără să citești jurnale: exact ce-ți trebuie într-un test care "
