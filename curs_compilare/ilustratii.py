@@ -252,18 +252,18 @@ def regenereaza(director: Path | str | None = None) -> list[Path]:
     return scrise
 
 
-def arata(nume: str):
+def arata(nume: str) -> None:
     """Afișează în notebook o ilustrație din `assets/bucataria/`; dacă lipsește (de exemplu
-    într-o copie incompletă a cursului), o desenează pe loc."""
+    într-o copie incompletă a cursului), o desenează pe loc. Nu întoarce nimic, ca apelul de
+    la sfârșitul unei celule să nu lase în urmă o valoare `Out[]`."""
     cale = cale_ilustratie(nume)
     if cale.exists():
         from IPython.display import Image, display
 
         display(Image(filename=str(cale)))
-        return cale
-    figura = _figura(nume)
+        return
+    _figura(nume)
     plt.show()
-    return figura
 
 
 if __name__ == "__main__":
