@@ -7,6 +7,7 @@ import math
 
 import torch
 
+from ..cifre import cu_unitate, format_numar
 from .baza import GresealaCursant, Rezultat, apeleaza, cere_numar, compara_tensori, verificare
 
 __all__ = [
@@ -91,7 +92,7 @@ def exercitiul_1(octeti_mutati) -> Rezultat:
                         "ai numărat elemente, nu octeți. Înmulțește cu octeti_pe_element."
                     )
                 raise GresealaCursant(
-                    f"Pentru n={n}, octeti_pe_element={e}, rezultatul {nume} e {obtinut:g}: octeții "
+                    f"Pentru n={n}, octeti_pe_element={e}, rezultatul {nume} e {format_numar(obtinut)}: octeții "
                     "trebuie să fie proporționali cu n × octeti_pe_element (fiecare drum la cămară "
                     "mută un tensor întreg)."
                 )
@@ -99,10 +100,10 @@ def exercitiul_1(octeti_mutati) -> Rezultat:
         fuzionat_pe_element = fuzionat0 / (n0 * e0)
         # 2. eager, apoi 3. fuzionat: greșelile tipice au câte un număr de tensori recognoscibil
         if not math.isclose(eager_pe_element, _EAGER_PE_ELEMENT, rel_tol=1e-9):
-            motiv = _motiv(eager_pe_element, _MOTIVE_EAGER, f"Ai {eager_pe_element:g} tensori mutați pe element în loc de 10.")
+            motiv = _motiv(eager_pe_element, _MOTIVE_EAGER, f"Ai {format_numar(eager_pe_element)} tensori mutați pe element în loc de 10.")
             raise GresealaCursant(f"Octeții eager nu sunt corecți. {motiv}\n{_DETALIU_EAGER}")
         if not math.isclose(fuzionat_pe_element, _FUZIONAT_PE_ELEMENT, rel_tol=1e-9):
-            motiv = _motiv(fuzionat_pe_element, _MOTIVE_FUZIONAT, f"Ai {fuzionat_pe_element:g} tensori mutați pe element.")
+            motiv = _motiv(fuzionat_pe_element, _MOTIVE_FUZIONAT, f"Ai {format_numar(fuzionat_pe_element)} tensori mutați pe element.")
             raise GresealaCursant(
                 f"Octeții versiunii fuzionate nu sunt corecți. {motiv} Un kernel fuzionat citește "
                 "fiecare intrare o dată și scrie doar rezultatul final: 3 tensori."
@@ -312,9 +313,9 @@ def exercitiul_3(predictii) -> Rezultat:
                 raise GresealaCursant(f"Încă n-ai completat predicția pentru funcția {litera} (e None).")
             prezis = cere_numar(predictii[litera], f"funcția {litera}")
             if prezis <= 0:
-                raise GresealaCursant(f"Pentru {litera} ai scris {prezis:g}: o accelerare e un factor pozitiv (1 = la fel de rapid).")
+                raise GresealaCursant(f"Pentru {litera} ai scris {format_numar(prezis)}: o accelerare e un factor pozitiv (1 = la fel de rapid).")
             if not (asteptat * 0.75 <= prezis <= asteptat * 1.34):
-                gresite.append(f"{litera}: ai prezis {prezis:g}×; {_EXPLICATII_3[litera]}")
+                gresite.append(f"{litera}: ai prezis {cu_unitate(prezis, '×')}; {_EXPLICATII_3[litera]}")
         if gresite:
             raise GresealaCursant("Aceste predicții nu se potrivesc cu numărul de drumuri la cămară:\n" + "\n".join(gresite))
         return (

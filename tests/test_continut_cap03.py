@@ -1,0 +1,115 @@
+"""Conținutul capitolului 03 și al soluțiilor lui: afirmațiile tehnice corectate (interpretorul
+Triton, kernel-ul pentru formă fixă, softmax-ul online, cache-ul Dynamo al lanțurilor), numerele
+tipărite prin `curs_compilare.cifre` și celule care nu lasă în urmă o valoare `Out[]`."""
+
+import ast
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+RADACINA = Path(__file__).resolve().parent.parent
+CAPITOL = RADACINA / "notebooks" / "03_fuziunea_kernelurilor.ipynb"
+SOLUTII = RADACINA / "solutions" / "03_fuziunea_kernelurilor_solutii.ipynb"
+FISIERE = [CAPITOL, SOLUTII]
+PACHET = [RADACINA / "curs_compilare" / "exercitii" / "cap03.py", RADACINA / "curs_compilare" / "fuziune.py"]
+
+FORMAT_INTERZIS = re.compile(r"\{[^{}:'\"]+:[<>^=]?[+ -]?\d*[,_]?(?:\.\d+)?[fFgGeE%]\}|\{[^{}:'\"]+:[<>^=]?\d*,[^{}]*\}")
+APELARE = re.compile(r"(?<![\w])apel[aă]r[a-zăîâșț]*", re.IGNORECASE)
+NOI = re.compile(r"\b(?:vom|nostru|noastră|noștri|numărăm|împărțim|rezolvăm|golim|măsurăm|compilăm|calculăm|facem|avem|putem|vedem|folosim)\b", re.IGNORECASE)
+
+
+def _celule(cale, tip):
+    return [c for c in nbformat.read(cale, as_version=4).cells if c.cell_type == tip]
+
+
+def _markdown(cale=CAPITOL):
+    return "\n".join(c.source for c in _celule(cale, "markdown"))
+
+
+def _cod(cale=CAPITOL):
+    return "\n".join(c.source for c in _celule(cale, "code"))
+
+
+def test_interpretorul_triton_lucreaza_pe_blocuri():
+    """TRITON_INTERPRET=1 rulează programele unul după altul, fiecare pe blocul întreg, ca
+    tablouri NumPy (triton/runtime/interpreter.py: GridExecutor și create_make_range)."""
+    text = _markdown()
+    assert "element cu element din fiecare bloc" not in text
+    assert "program după program" in text and "blocul întreg" in text and "NumPy" in text
+
+
+def test_forma_fixa_castiga_din_masca_nu_din_aliniere():
+    text = _markdown()
+    assert "știe că adresele sunt aliniate" not in text
+    assert "masca devine o constantă" in text and "`xmask = xindex < xnumel`" in text
+    cod = _cod()
+    assert "linii_cheie(" in cod and "cod_generat(" in cod, "diferența dintre kernel-uri se arată pe codul generat"
+
+
+def test_softmax_online_si_trecerile_numarate_pe_cod():
+    text, cod = _markdown(), _cod()
+    assert "softmax-ul online" in text and "online_softmax" in text
+    assert "Trei treceri devin două" in text
+    assert "x.amax(dim=-1, keepdim=True)" in cod, "softmax-ul măsurat folosește amax (tiparul recunoscut de Inductor)"
+    assert "treceri_prin_rand(" in cod, "trecerile se numără pe kernel-ul generat"
+    # run_and_get_code apelează torch._dynamo.reset() și ar arunca toate compilările capitolului
+    assert "run_and_get_code" not in cod
+    assert "rândul întreg stă în registre cât durează toate trecerile" not in text
+
+
+def test_lantul_are_obiect_de_cod_propriu_explicat():
+    text = _markdown()
+    assert "obiectul de cod" in text and "același `def`" in text
+    sursa = (RADACINA / "curs_compilare" / "fuziune.py").read_text(encoding="utf-8")
+    assert "Nu folosim `exec`" not in sursa
+    assert "CodeId" in sursa and "extra_state.h" in sursa
+
+
+@pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
+def test_numerele_tiparite_trec_prin_cifre(cale):
+    for celula in _celule(cale, "code"):
+        gasite = FORMAT_INTERZIS.findall(celula.source)
+        assert not gasite, f"numere formatate de mână (folosește curs_compilare.cifre): {gasite}"
+        assert ":2d}" not in celula.source and '.replace(",", " ")' not in celula.source
+
+
+@pytest.mark.parametrize("cale", PACHET, ids=lambda c: c.name)
+def test_pachetul_scrie_numerele_prin_cifre(cale):
+    gasite = FORMAT_INTERZIS.findall(cale.read_text(encoding="utf-8"))
+    assert not gasite, f"{cale.name} formatează numere de mână: {gasite}"
+
+
+def test_titlurile_folosesc_formatorii():
+    cod = _cod()
+    assert "{forma_softmax[0]} × {forma_softmax[1]}" not in cod
+    assert "[str(k) for k in numere_sinusuri]" not in cod
+    assert 'f"{numar_operatii} operații' not in cod
+
+
+@pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
+def test_terminologia(cale):
+    text = _markdown(cale)
+    comentarii = "\n".join(l.split("#", 1)[1] for l in _cod(cale).splitlines() if "#" in l)
+    assert not APELARE.findall(text), "scrie „apel / apeluri”"
+    assert not NOI.findall(text + comentarii), "textul se adresează cu „tu”, nu cu „noi”"
+    assert "lanțul nostru" not in text
+    assert not re.search(r"înmulțir\w* de matrice|dintr-odată|\bvs\b", text)
+
+
+#: Apelurile cu care o celulă poate să se termine (nu întorc nimic sau au reprezentare HTML).
+PERMISE_LA_FINAL = (
+    "print", "grafice.arata", "ilustratii.arata", "exploreaza", "verificari.exercitiul_", "rezultat", "cifre.inregistreaza",
+)
+
+
+@pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
+def test_nicio_celula_nu_lasa_out(cale):
+    """Sub nbval (`store_history=False`), „;” nu mai ascunde valoarea ultimei expresii."""
+    for celula in _celule(cale, "code"):
+        fara_magice = "\n".join("" if l.lstrip().startswith(("%", "!")) else l for l in celula.source.splitlines())
+        corp = ast.parse(fara_magice).body
+        if corp and isinstance(corp[-1], ast.Expr):
+            text = ast.unparse(corp[-1].value)
+            assert text.startswith(PERMISE_LA_FINAL), f"celula se termină cu o valoare (Out[]): {text[:80]}"
