@@ -187,7 +187,11 @@ def probleme_de_format(text: str) -> list[str]:
 def descrie_cifra(cifra: dict) -> str:
     """O cifră înregistrată, scrisă pentru cititor: „4,2 ms (pe runde, între 4,1 ms și 4,4 ms;
     depinde și de procesor)”."""
-    text = cu_unitate(cifra["valoare"], cifra["unitate"])
+    unitate = cifra["unitate"]
+    if unitate in SUBSTANTIVE_NUMARATE and are_nevoie_de_de(cifra["valoare"]):
+        text = f"{format_numar(cifra['valoare'])} de {unitate}"  # „431 de apeluri”
+    else:
+        text = cu_unitate(cifra["valoare"], unitate)
     detalii = []
     interval = cifra.get("interval")
     if interval and interval[0] != interval[1]:

@@ -90,7 +90,7 @@ def test_exercitiul_1_accepta_solutiile_corecte(solutie):
         (_neimplementat, "n-ai scris soluția"),
         (gresit_fara_sincronizare, "sincronizeaza()"),
         (gresit_sincronizare_dupa_ceas, "înainte ca GPU-ul să termine"),
-        (gresit_cu_compilarea, "prima apelare"),
+        (gresit_cu_compilarea, "primul apel"),
         (gresit_total, "timpul total"),
         (gresit_milisecunde, "milisecunde"),
         (lambda *a: None, "None"),

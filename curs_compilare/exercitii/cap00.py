@@ -7,11 +7,22 @@ import random
 
 import torch
 
-from ..cifre import cu_substantiv
+from ..cifre import cu_substantiv, format_numar, format_timp
 from ..masurare import GPUSimulat, prag_rentabilitate
 from .baza import GresealaCursant, Rezultat, apeleaza, cere_numar, verificare
 
 __all__ = ["exercitiul_1", "exercitiul_2", "exercitiul_3"]
+
+
+def _precis(valoare: float, unitate: str = "") -> str:
+    """Un număr cu șase cifre semnificative, scris ca în curs („12,3457 s”): pentru mesajele în
+    care două valori apropiate trebuie să se vadă diferite."""
+    valoare = float(valoare)
+    zecimale = 0 if valoare == 0 else max(0, 5 - math.floor(math.log10(abs(valoare))))
+    text = format_numar(valoare, zecimale)
+    if "," in text:
+        text = text.rstrip("0").rstrip(",")
+    return f"{text} {unitate}" if unitate else text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -21,8 +32,8 @@ __all__ = ["exercitiul_1", "exercitiul_2", "exercitiul_3"]
 
 def exercitiul_1(masoara_corect) -> Rezultat:
     """Verifică `masoara_corect(lanseaza, sincronizeaza, repetari)`, care trebuie să întoarcă
-    timpul unei apelări, în secunde, pe un GPU simulat (asincron, cu compilare la prima
-    apelare). Încearcă două GPU-uri simulate cu durate diferite."""
+    timpul unui apel, în secunde, pe un GPU simulat (asincron, cu compilare la primul apel).
+    Încearcă două GPU-uri simulate cu durate diferite."""
 
     def corp():
         for durata_s in (0.004, 0.007):
@@ -30,7 +41,7 @@ def exercitiul_1(masoara_corect) -> Rezultat:
             repetari = 15
             valoare = cere_numar(
                 apeleaza(masoara_corect, gpu.lanseaza, gpu.sincronizeaza, repetari),
-                "timpul unei apelări",
+                "timpul unui apel",
             )
             raport = valoare / durata_s
             if gpu.lansari < 2:
@@ -41,33 +52,33 @@ def exercitiul_1(masoara_corect) -> Rezultat:
             if gpu.sincronizari == 0:
                 raise GresealaCursant(
                     f"N-ai apelat niciodată `sincronizeaza()`: ai măsurat doar cât durează lansarea "
-                    f"({valoare * 1e3:.3f} ms), nu lucrul GPU-ului ({durata_s * 1e3:.0f} ms). "
-                    "Pe un GPU, apelarea se întoarce înainte ca lucrul să se termine."
+                    f"({format_timp(valoare)}), nu lucrul GPU-ului ({format_timp(durata_s)}). "
+                    "Pe un GPU, apelul se întoarce înainte ca lucrul să se termine."
                 )
             if raport < 0.5:
                 raise GresealaCursant(
-                    f"Ai obținut {valoare * 1e3:.3f} ms, mult sub cele {durata_s * 1e3:.0f} ms ale lucrării: "
+                    f"Ai obținut {format_timp(valoare)}, mult sub cele {format_timp(durata_s)} ale lucrării: "
                     "oprești cronometrul înainte ca GPU-ul să termine. Sincronizează înainte de a citi ceasul."
                 )
             if 0.5 * repetari < raport < 1.5 * repetari:
                 raise GresealaCursant(
-                    f"Ai întors {valoare * 1e3:.1f} ms, cam de {repetari} ori prea mult: acesta e timpul "
+                    f"Ai întors {format_timp(valoare)}, cam de {repetari} ori prea mult: acesta e timpul "
                     "total al buclei. Împarte la numărul de repetări (sau ia mediana timpilor individuali)."
                 )
             if 500 < raport < 2000:
                 raise GresealaCursant(
-                    f"Ai întors {valoare:.4g}, de aproximativ 1000 de ori prea mult: probabil ai întors milisecunde. "
+                    f"Ai întors {format_numar(valoare)}, de aproximativ 1 000 de ori prea mult: probabil ai întors milisecunde. "
                     "Funcția trebuie să întoarcă secunde."
                 )
             if raport > 1.4:
                 raise GresealaCursant(
-                    f"Ai obținut {valoare * 1e3:.2f} ms în loc de aproximativ {durata_s * 1e3:.0f} ms: ai "
-                    "cronometrat și prima apelare, care compilează (aici, 150 ms). Fă încălzirea înainte "
+                    f"Ai obținut {format_timp(valoare)} în loc de aproximativ {format_timp(durata_s)}: ai "
+                    "cronometrat și primul apel, care compilează (aici, 150 ms). Fă încălzirea înainte "
                     "să pornești cronometrul sau folosește mediana."
                 )
         return (
             "Bucla ta așteaptă GPU-ul, lasă compilarea în afara cronometrului și măsoară "
-            "timpul unei apelări."
+            "timpul unui apel."
         )
 
     return verificare("Exercițiul 1", corp)
@@ -127,8 +138,8 @@ def exercitiul_2(gbps_pentru_inmultire) -> Rezultat:
                 raise GresealaCursant(explicatie[0].upper() + explicatie[1:] + ".")
         x, timp_s, valoare, asteptat = gresite[0]
         raise GresealaCursant(
-            f"Pentru x de forma {tuple(x.shape)} și tipul {x.dtype}, în {timp_s:g} s, ai obținut "
-            f"{valoare:.6g} GB/s, dar trebuia {asteptat:.6g} GB/s. Numără octeții: "
+            f"Pentru x de forma {tuple(x.shape)} și tipul {x.dtype}, în {format_timp(timp_s)}, ai obținut "
+            f"{_precis(valoare, 'GB/s')}, dar trebuia {_precis(asteptat, 'GB/s')}. Numără octeții: "
             "x.numel() × x.element_size(), o dată citiți și o dată scriși."
         )
 
@@ -136,7 +147,7 @@ def exercitiul_2(gbps_pentru_inmultire) -> Rezultat:
 
 
 # ---------------------------------------------------------------------------------------------
-# Exercițiul 3: după câte apelări se amortizează compilarea
+# Exercițiul 3: după câte apeluri se amortizează compilarea
 # ---------------------------------------------------------------------------------------------
 
 
@@ -144,7 +155,7 @@ def _cazuri_rentabilitate():
     fixe = [
         (9.0, 3.0, 1.0),  # granița exactă: 9 + 3·1 = 12 = 4·3, deci n = 4
         (20.0, 0.010, 0.004),
-        (0.002, 0.003, 0.001),  # prima apelare e deja mai rapidă decât eager
+        (0.002, 0.003, 0.001),  # primul apel e deja mai rapid decât eager
         (15.0, 0.005, 0.005),  # varianta compilată nu e mai rapidă: nu se amortizează niciodată
         (12.0, 0.004, 0.006),  # varianta compilată e mai lentă
     ]
@@ -159,33 +170,33 @@ def _cazuri_rentabilitate():
 
 
 def exercitiul_3(prag_rentabilitate_cursant) -> Rezultat:
-    """Verifică `prag_rentabilitate_cursant(timp_prima, timp_eager, timp_compilat)`: cea mai mică
-    apelare n după care totalul compilat (prima apelare + n − 1 apelări rapide) nu mai depășește
-    totalul eager (n apelări), sau None dacă asta nu se întâmplă niciodată."""
+    """Verifică `prag_rentabilitate_cursant(timp_prima, timp_eager, timp_compilat)`: cel mai mic
+    număr de apeluri n după care totalul compilat (primul apel + n − 1 apeluri rapide) nu mai
+    depășește totalul eager (n apeluri), sau None dacă asta nu se întâmplă niciodată."""
 
     def corp():
         for prima, eager, compilat in _cazuri_rentabilitate():
             asteptat = prag_rentabilitate(prima, eager, compilat)
             obtinut = apeleaza(prag_rentabilitate_cursant, prima, eager, compilat)
             descriere = (
-                f"prima apelare compilată {prima:g} s, eager {eager:g} s, compilat {compilat:g} s"
+                f"primul apel compilat {_precis(prima, 's')}, eager {_precis(eager, 's')}, compilat {_precis(compilat, 's')}"
             )
             if asteptat is None:
                 if obtinut is None or (isinstance(obtinut, float) and math.isinf(obtinut)):
                     continue
                 raise GresealaCursant(
-                    f"Pentru {descriere}, varianta compilată nu e mai rapidă pe apelare, deci nu se "
+                    f"Pentru {descriere}, varianta compilată nu e mai rapidă pe apel, deci nu se "
                     f"amortizează niciodată: trebuia să întorci None, nu {obtinut!r}."
                 )
             if obtinut is None:
                 raise GresealaCursant(
-                    f"Pentru {descriere} ai întors None, dar compilarea se amortizează la apelarea {asteptat}."
+                    f"Pentru {descriere} ai întors None, dar compilarea se amortizează la apelul {asteptat}."
                 )
-            valoare = cere_numar(obtinut, "numărul de apelări")
+            valoare = cere_numar(obtinut, "numărul de apeluri")
             if valoare != int(valoare):
                 raise GresealaCursant(
-                    f"Pentru {descriere} ai întors {valoare:g}: numărul de apelări trebuie să fie întreg "
-                    "(rotunjește în sus: o apelare începută se plătește întreagă)."
+                    f"Pentru {descriere} ai întors {format_numar(valoare)}: numărul de apeluri trebuie să fie întreg "
+                    "(rotunjește în sus: un apel început se plătește întreg)."
                 )
             valoare = int(valoare)
             if valoare == asteptat:
@@ -194,19 +205,19 @@ def exercitiul_3(prag_rentabilitate_cursant) -> Rezultat:
             if valoare == asteptat - 1:
                 raise GresealaCursant(
                     f"Pentru {descriere} ai întors {valoare}, cu una prea puțin: după "
-                    f"{cu_substantiv(valoare, 'apelare', 'apelări')}, varianta compilată a costat "
-                    f"{prima + (valoare - 1) * compilat:.6g} s, mai mult decât eager ({valoare * eager:.6g} s). "
+                    f"{cu_substantiv(valoare, 'apel', 'apeluri')}, varianta compilată a costat "
+                    f"{_precis(prima + (valoare - 1) * compilat, 's')}, mai mult decât eager ({_precis(valoare * eager, 's')}). "
                     "Rotunjește în sus."
                 )
             if valoare == fara_prima:
                 raise GresealaCursant(
-                    f"Pentru {descriere} ai întors {valoare}, dar trebuia {asteptat}: prima apelare compilată "
-                    "rulează deja funcția o dată, deci după ea mai urmează n − 1 apelări rapide, nu n."
+                    f"Pentru {descriere} ai întors {valoare}, dar trebuia {asteptat}: primul apel compilat "
+                    "rulează deja funcția o dată, deci după el mai urmează n − 1 apeluri rapide, nu n."
                 )
             raise GresealaCursant(
                 f"Pentru {descriere} ai întors {valoare}, dar trebuia {asteptat}. Scrie totalurile după n "
-                "apelări: eager = n · t_eager, compilat = t_prima + (n − 1) · t_compilat."
+                "apeluri: eager = n · t_eager, compilat = t_prima + (n − 1) · t_compilat."
             )
-        return "Ai găsit exact apelarea de la care compilarea s-a plătit, inclusiv cazurile limită."
+        return "Ai găsit exact apelul de la care compilarea s-a plătit, inclusiv cazurile limită."
 
     return verificare("Exercițiul 3", corp)

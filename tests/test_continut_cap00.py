@@ -1,0 +1,108 @@
+"""Conținutul capitolului 00 și al soluțiilor lui: terminologia cursului („apel”, „ospătarul”,
+„produs de matrice”), persoana a II-a, numerele tipărite prin `curs_compilare.cifre` și celule
+care nu lasă în urmă o valoare `Out[]`."""
+
+import ast
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+RADACINA = Path(__file__).resolve().parent.parent
+FISIERE = [
+    RADACINA / "notebooks" / "00_mediul_si_masurarea.ipynb",
+    RADACINA / "solutions" / "00_mediul_si_masurarea_solutii.ipynb",
+]
+VERIFICARI = RADACINA / "curs_compilare" / "exercitii" / "cap00.py"
+
+# „apelare” / „apelări” ca substantiv (nu în identificatori ca `prima_apelare_s`)
+APELARE = re.compile(r"(?<![\w])apel[aă]r[a-zăîâșț]*", re.IGNORECASE)
+# persoana I plural, în locul lui „tu” („noi” lipsește: e și adjectiv, „procese noi”)
+NOI = re.compile(r"\b(?:vom|nostru|noastră|noștri|numărăm|împărțim|rezolvăm|golim|măsurăm|compilăm|calculăm|facem|avem|putem|vedem|folosim)\b", re.IGNORECASE)
+# specificatori de format care scriu numere altfel decât cursul: {x:.2f}, {x:g}, {x:.0%}, {x:,}
+FORMAT_INTERZIS = re.compile(r"\{[^{}:'\"]+:[<>^=]?[+ -]?\d*[,_]?(?:\.\d+)?[fFgGeE%]\}|\{[^{}:'\"]+:[<>^=]?\d*,[^{}]*\}")
+
+
+def _celule(cale, tip):
+    return [c for c in nbformat.read(cale, as_version=4).cells if c.cell_type == tip]
+
+
+def _text_si_cod(cale):
+    return "\n".join(c.source for c in nbformat.read(cale, as_version=4).cells)
+
+
+@pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
+def test_apel_nu_apelare(cale):
+    gasite = APELARE.findall(_text_si_cod(cale))
+    assert not gasite, f"scrie „apel / apeluri / primul apel”, nu: {sorted(set(gasite))}"
+
+
+def test_verificarile_spun_apel_nu_apelare():
+    text = VERIFICARI.read_text(encoding="utf-8")
+    gasite = APELARE.findall(text)
+    assert not gasite, f"cap00.py: {sorted(set(gasite))}"
+
+
+@pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
+def test_persoana_a_doua(cale):
+    text = "\n".join(c.source for c in _celule(cale, "markdown"))
+    cod = "\n".join(c.source for c in _celule(cale, "code"))
+    comentarii = "\n".join(l.split("#", 1)[1] for l in cod.splitlines() if "#" in l)
+    gasite = NOI.findall(text + "\n" + comentarii)
+    assert not gasite, f"textul se adresează cu „tu”, nu cu „noi”: {sorted(set(gasite))}"
+
+
+def test_ospatarul_si_produsul_de_matrice():
+    text = _text_si_cod(FISIERE[0])
+    assert "chelner" not in text, "analogia cursului folosește „ospătarul”"
+    assert "ospătarul" in text
+    assert not re.search(r"înmulțir\w* de matrice", text), "scrie „produs de matrice”"
+
+
+@pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
+def test_numerele_tiparite_trec_prin_cifre(cale):
+    for celula in _celule(cale, "code"):
+        gasite = FORMAT_INTERZIS.findall(celula.source)
+        assert not gasite, f"numere formatate de mână (folosește curs_compilare.cifre): {gasite}"
+        assert '.replace(",", " ")' not in celula.source
+
+
+def test_verificarile_scriu_numerele_prin_cifre():
+    gasite = FORMAT_INTERZIS.findall(VERIFICARI.read_text(encoding="utf-8"))
+    assert not gasite, f"cap00.py formatează numere de mână: {gasite}"
+
+
+def _ultima_expresie(sursa):
+    """Ultima instrucțiune a celulei, dacă e o expresie (a cărei valoare ar apărea ca Out[])."""
+    fara_magice = "\n".join("" if l.lstrip().startswith(("%", "!")) else l for l in sursa.splitlines())
+    corp = ast.parse(fara_magice).body
+    return corp[-1] if corp and isinstance(corp[-1], ast.Expr) else None
+
+
+#: Apelurile cu care o celulă poate să se termine: nu întorc nimic (print, grafice.arata) sau
+#: întorc un rezultat cu reprezentare HTML (verificările exercițiilor, exploratorul).
+PERMISE_LA_FINAL = (
+    "print", "grafice.arata", "ilustratii.arata", "exploreaza", "verificari.exercitiul_", "rezultat", "cifre.inregistreaza",
+)
+
+
+@pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
+def test_nicio_celula_nu_lasa_out(cale):
+    """Sub nbval (`store_history=False`), „;” nu mai ascunde valoarea ultimei expresii: celula
+    trebuie să se termine cu o atribuire sau cu un apel care nu întoarce nimic."""
+    for celula in _celule(cale, "code"):
+        expresie = _ultima_expresie(celula.source)
+        if expresie is None:
+            continue
+        text = ast.unparse(expresie.value)
+        assert text.startswith(PERMISE_LA_FINAL), f"celula se termină cu o valoare (Out[]): {text[:80]}"
+
+
+def test_cifrele_de_referinta_numarate_cer_de():
+    """Pragul de rentabilitate e un număr de apeluri: „431 de apeluri”, nu „431 apeluri”."""
+    from curs_compilare.cifre import descrie_cifra, probleme_de_format
+
+    text = descrie_cifra({"valoare": 431.0, "unitate": "apeluri"})
+    assert text == "431 de apeluri" and not probleme_de_format(text)
+    assert descrie_cifra({"valoare": 4.0, "unitate": "kernel-uri"}) == "4 kernel-uri"
