@@ -5,12 +5,12 @@ kernel-urile Triton și rezultatele reglării automate, în dosarul dat de varia
 `TORCHINDUCTOR_CACHE_DIR`. Ca să vezi cât câștigi, trebuie să pornești un proces Python nou:
 în același proces, Dynamo ține minte compilarea în memorie și n-ai măsura cache-ul de pe disc.
 
-`prima_apelare_in_proces_nou(dosar_cache, ...)` pornește un proces nou, cu cache-ul în
+`primul_apel_in_proces_nou(dosar_cache, ...)` pornește un proces nou, cu cache-ul în
 `dosar_cache`, care:
 1. compilează un pas de antrenare (înainte și înapoi) al unui `ReteaTransformer` și îi măsoară
-   prima apelare;
+   primul apel;
 2. opțional, compilează cu `mode="max-autotune-no-cudagraphs"` un produs de matrice
-   `relu(a @ b + bias)` și îi măsoară prima apelare (aici intră și reglarea automată);
+   `relu(a @ b + bias)` și îi măsoară primul apel (aici intră și reglarea automată);
 3. opțional, salvează toate artefactele compilării într-un fișier
    (`torch.compiler.save_cache_artifacts`) sau le încarcă dintr-unul
    (`torch.compiler.load_cache_artifacts`) înainte de compilare.
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .modele import ConfiguratieTransformer
 
-__all__ = ["PrimaApelare", "prima_apelare_in_proces_nou", "are_artefacte_cache"]
+__all__ = ["PrimulApel", "primul_apel_in_proces_nou", "are_artefacte_cache"]
 
 _SCRIPT = textwrap.dedent(
     """
@@ -88,8 +88,8 @@ _SCRIPT = textwrap.dedent(
 
 
 @dataclass(frozen=True)
-class PrimaApelare:
-    """Ce a măsurat un proces nou: prima apelare a pasului de antrenare, a produsului de
+class PrimulApel:
+    """Ce a măsurat un proces nou: primul apel al pasului de antrenare, al produsului de
     matrice (dacă a fost cerut), încărcarea artefactelor și durata întregului proces."""
 
     pas_s: float
@@ -107,7 +107,7 @@ def are_artefacte_cache() -> bool:
     return hasattr(torch.compiler, "save_cache_artifacts") and hasattr(torch.compiler, "load_cache_artifacts")
 
 
-def prima_apelare_in_proces_nou(
+def primul_apel_in_proces_nou(
     dosar_cache: str | Path,
     configuratie: ConfiguratieTransformer,
     latura_matmul: int | None = None,
@@ -115,7 +115,7 @@ def prima_apelare_in_proces_nou(
     salveaza: str | Path | None = None,
     incarca: str | Path | None = None,
     limita_s: float = 900,
-) -> PrimaApelare:
+) -> PrimulApel:
     """Pornește un proces Python nou, cu `TORCHINDUCTOR_CACHE_DIR=dosar_cache`, și întoarce
     ce a măsurat el (vezi descrierea modulului). Ridică `RuntimeError` cu ultimele rânduri ale
     erorii dacă procesul eșuează."""
@@ -143,4 +143,9 @@ def prima_apelare_in_proces_nou(
         coada = "\n".join((proces.stderr or proces.stdout).strip().splitlines()[-12:])
         raise RuntimeError(f"Procesul nou a eșuat (cod {proces.returncode}):\n{coada}")
     date = json.loads(rand.removeprefix("REZULTAT "))
-    return PrimaApelare(proces_s=durata, **date)
+    return PrimulApel(proces_s=durata, **date)
+
+
+# Numele vechi, păstrate pentru codul scris înainte de redenumire.
+PrimaApelare = PrimulApel
+prima_apelare_in_proces_nou = primul_apel_in_proces_nou

@@ -2,7 +2,7 @@
 
 Aici stă un kernel simplu pentru C = A @ B, scris pe plăci (*tiles*) de BM × BN, care parcurge
 dimensiunea comună K în pași de BK. Aceleași calcule se pot face cu plăci de 16 × 16 sau de
-128 × 128, cu 1 sau 8 warps, cu 1 sau 4 etape de preîncărcare (`num_stages`): rezultatul e
+128 × 128, cu 1 sau 8 warp-uri, cu 1 sau 4 etape de preîncărcare (`num_stages`): rezultatul e
 același, viteza nu. Reglarea automată încearcă fiecare configurație o dată, o cronometrează și
 o păstrează pe cea mai rapidă pentru fiecare dimensiune a problemei — ca bucătarul care încearcă
 mai multe tigăi și focuri și o ține minte pe cea mai bună pentru fiecare fel de mâncare.
@@ -15,7 +15,14 @@ mai multe tigăi și focuri și o ține minte pe cea mai bună pentru fiecare fe
 - `CONFIGURATIE_DE_BAZA` — configurația fixă de comparație: plăci de 16 × 16 × 16, un warp;
 - `flops_matmul(M, N, K)` — operațiile unui produs de matrice, 2·M·N·K;
 - `produs_cu_epilog`, `intrari_produs_cu_epilog`, `compilari_pe_moduri` — produsul
-  `relu(a @ b + bias)` din secțiunea 3 și timpul primei apelări în fiecare mod de compilare.
+  `relu(a @ b + bias)` din secțiunea 3 și timpul primului apel în fiecare mod de compilare;
+- `unitate_debit_calcul(valori)` — unitatea (GFLOP/s, MFLOP/s...) în care debitele de calcul nu
+  se rotunjesc la „0”;
+- `etape_compilare_triton()` — etapele prin care Triton duce un kernel până la codul mașină al
+  GPU-ului (ttir → ttgir → llir → ptx → cubin);
+- `surse_reglare_inductor()` — rândurile din sursa Inductor instalată care arată pe ce date își
+  cronometrează reglarea variantele (tensori aleatori pentru produsele de matrice, argumentele
+  reale ale apelului pentru celelalte kernel-uri).
 
 Pe o mașină fără GPU, kernel-ul rulează prin interpretorul Triton (`TRITON_INTERPRET=1`, pus de
 `import curs_compilare`). Interpretorul execută kernel-ul în Python și NumPy, program cu program:
@@ -55,6 +62,9 @@ __all__ = [
     "intrari_produs_cu_epilog",
     "moduri_de_comparat",
     "compilari_pe_moduri",
+    "unitate_debit_calcul",
+    "etape_compilare_triton",
+    "surse_reglare_inductor",
 ]
 
 _MESAJ_FARA_TRITON = (
@@ -202,7 +212,7 @@ def _pregateste(a: torch.Tensor, b: torch.Tensor):
 
 def matmul_cu_configuratie(a: torch.Tensor, b: torch.Tensor, BM: int, BN: int, BK: int, num_warps: int = 4, num_stages: int = 2) -> torch.Tensor:
     """C = A @ B cu `kernel_matmul`, într-o singură configurație, fixă: plăci BM × BN, pași de BK
-    pe dimensiunea comună, `num_warps` warps pe program, `num_stages` etape de preîncărcare.
+    pe dimensiunea comună, `num_warps` warp-uri pe program, `num_stages` etape de preîncărcare.
 
     Acumularea se face în float32, iar C are tipul lui A. Pentru float32, pe un GPU Ampere sau
     mai nou, `tl.dot` folosește implicit TF32 (rezultate cu vreo 3 zecimale exacte)."""
@@ -247,13 +257,13 @@ def _grila(meta, M, N):
 class MatmulReglat:
     """C = A @ B cu `kernel_matmul` reglat automat peste `configuratii`.
 
-    La prima apelare pentru o pereche nouă de dimensiuni (M, N, K) și de tipuri, Triton rulează
-    fiecare configurație, o cronometrează și o păstrează pe cea mai rapidă; apelările următoare
+    La primul apel pentru o pereche nouă de dimensiuni (M, N, K) și de tipuri, Triton rulează
+    fiecare configurație, o cronometrează și o păstrează pe cea mai rapidă; apelurile următoare
     cu aceleași dimensiuni o folosesc direct, fără să mai măsoare nimic.
 
     - `reglator` — obiectul `triton.runtime.autotuner.Autotuner` (cu `best_config`,
       `configs_timings`, `cache`);
-    - `configuratia_aleasa` — configurația câștigătoare a ultimei apelări (None înainte de ea);
+    - `configuratia_aleasa` — configurația câștigătoare a ultimului apel (None înainte de el);
     - `timpi()` — timpii ultimei reglări, de la cea mai rapidă configurație la cea mai lentă;
     - `doar_prima` — adevărat când, pe CPU, s-a păstrat doar prima configurație (vezi modulul).
     """
@@ -281,7 +291,7 @@ class MatmulReglat:
 
     @property
     def configuratia_aleasa(self):
-        """Configurația folosită la ultima apelare (None dacă funcția n-a fost încă apelată)."""
+        """Configurația folosită la ultimul apel (None dacă funcția n-a fost încă apelată)."""
         return getattr(self.reglator, "best_config", None)
 
     def timpi(self) -> list:
@@ -305,7 +315,7 @@ def matmul_reglat(configuratii) -> MatmulReglat:
     """O funcție `f(a, b) -> a @ b` care lansează `kernel_matmul` reglat automat:
     `triton.autotune(configs=configuratii, key=["M", "N", "K"])` aplicat kernel-ului.
 
-    `f.reglator` e obiectul Triton al reglării; după prima apelare, `f.configuratia_aleasa` e
+    `f.reglator` e obiectul Triton al reglării; după primul apel, `f.configuratia_aleasa` e
     configurația câștigătoare, iar `f.timpi()` dă timpul fiecărei configurații. Pe CPU,
     cronometrarea se face cu ceasul, prin interpretor (vezi descrierea modulului)."""
     return MatmulReglat(configuratii)
@@ -351,7 +361,7 @@ def moduri_de_comparat() -> list[str]:
 
 def compilari_pe_moduri(a=None, b=None, bias=None, moduri=None, invers: bool = False, repetari: int = 2):
     """Compilează `produs_cu_epilog` în fiecare mod din `moduri` (`dynamic=False`) și măsoară
-    prima apelare (`masurare_compilare.compara_compilari`: compilatorul încălzit, cache gol,
+    primul apel (`masurare_compilare.compara_compilari`: compilatorul încălzit, cache gol,
     ordine alternată, `repetari` compilări pe mod). Fără intrări, le construiește cu
     `intrari_produs_cu_epilog()`. `invers=True` ia modurile în ordine inversă (pentru testul
     care arată că ordinea nu schimbă rezultatul)."""
@@ -364,3 +374,99 @@ def compilari_pe_moduri(a=None, b=None, bias=None, moduri=None, invers: bool = F
         moduri.reverse()
     variante = {mod: (produs_cu_epilog, {"mode": mod, "dynamic": False}) for mod in moduri}
     return compara_compilari(variante, a, b, bias, repetari=repetari)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unitatea debitului de calcul, etapele lui Triton, sursa reglării lui Inductor
+# ---------------------------------------------------------------------------------------------
+
+_PREFIXE_SI = (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3), ("", 1.0))
+
+
+def unitate_debit_calcul(valori_flops_pe_s) -> tuple[str, float]:
+    """Unitatea în care se scriu niște debite de calcul date în FLOP/s și factorul ei:
+    `("TFLOP/s", 1e12)` pe un GPU, `("GFLOP/s", 1e9)` sau `("MFLOP/s", 1e6)` pe procesor.
+
+    Alege cel mai mare prefix la care și cea mai mică valoare (nenulă) e cel puțin 1, ca nicio
+    etichetă să nu se rotunjească la „0 GFLOP/s”. Împarte valorile la factor ca să le desenezi."""
+    pozitive = [abs(float(v)) for v in valori_flops_pe_s if v and v == v]
+    if not pozitive:
+        return "FLOP/s", 1.0
+    minim = min(pozitive)
+    for prefix, factor in _PREFIXE_SI:
+        if minim >= factor * 0.9995:
+            return f"{prefix}FLOP/s", factor
+    return "FLOP/s", 1.0
+
+
+def etape_compilare_triton() -> list[str]:
+    """Etapele prin care Triton compilează un kernel pentru un GPU NVIDIA, citite din backend-ul
+    instalat (`CUDABackend.add_stages`): de obicei ttir → ttgir → llir → ptx → cubin. Ultima,
+    cubin, e codul mașină pe care driverul CUDA îl încarcă și îl lansează ca pe orice kernel
+    CUDA. Lista e goală dacă triton lipsește sau backend-ul nu se poate citi."""
+    import re
+
+    try:
+        from triton.backends.nvidia.compiler import CUDABackend
+
+        sursa = inspect.getsource(CUDABackend.add_stages)
+    except Exception:  # triton lipsește, alt backend, altă versiune
+        return []
+    etape = []
+    for etapa in re.findall(r"stages\[[\"'](\w+)[\"']\]", sursa):
+        if etapa not in etape:
+            etape.append(etapa)
+    return etape
+
+
+#: ce arată fiecare dovadă și unde o cauți: (modulul, funcția, textul căutat), de la versiunile
+#: noi la cele vechi; prima găsită câștigă
+_SURSE_REGLARE = (
+    ("produsele de matrice (șabloanele GEMM), la compilare: intrări aleatoare", (
+        ("torch._inductor.select_algorithm", "AlgorithmSelectorCache.generate_example_value", "rand_strided("),
+        ("torch._inductor.select_algorithm", "AlgorithmSelectorCache.benchmark_example_value", "rand_strided("),
+    )),
+    ("celelalte kernel-uri (punctuale, de reducere), la primul apel: argumentele reale", (
+        ("torch._inductor.runtime.triton_heuristics", "CachingAutotuner.run", "autotune_to_one_config(*args"),
+    )),
+    ("înainte de fiecare încercare: clonele tensorilor modificați pe loc", (
+        ("torch._inductor.runtime.triton_heuristics", "CachingAutotuner.maybe_clone_args", "clone_preserve_strides("),
+        ("torch._inductor.runtime.triton_heuristics", "CachingAutotuner.clone_args", "clone_preserve_strides("),
+    )),
+)
+
+
+def _rand_din_sursa(modul: str, functie: str, cauta: str) -> str | None:
+    import importlib
+
+    try:
+        obiect = importlib.import_module(modul)
+        for parte in functie.split("."):
+            obiect = getattr(obiect, parte)
+        linii = inspect.getsource(obiect).splitlines()
+    except Exception:  # altă versiune de PyTorch, triton lipsă
+        return None
+    return next((r.strip() for r in linii if cauta in r and not r.strip().startswith("#")), None)
+
+
+def surse_reglare_inductor() -> list[tuple[str, str, str | None]]:
+    """Dovada, din sursa Inductor instalată, a datelor pe care reglarea automată își
+    cronometrează variantele: triplete (ce arată, funcția, rândul de cod găsit sau None).
+
+    - `AlgorithmSelectorCache.generate_example_value` (select_algorithm.py) construiește cu
+      `rand_strided` intrările pe care se cronometrează variantele unui produs de matrice: tensori
+      aleatori, cu forma, pașii și tipul intrărilor adevărate (la compilare, datele tale nu
+      există încă);
+    - `CachingAutotuner.run` (runtime/triton_heuristics.py), la primul apel al unui kernel punctual
+      sau de reducere cu mai multe configurații, le cronometrează pe toate
+      (`autotune_to_one_config`) chiar pe argumentele apelului;
+    - `CachingAutotuner.maybe_clone_args` clonează doar tensorii pe care kernel-ul îi modifică pe
+      loc, ca încercările să nu-i strice."""
+    gasite = []
+    for ce, candidati in _SURSE_REGLARE:
+        for modul, functie, cauta in candidati:
+            rand = _rand_din_sursa(modul, functie, cauta)
+            if rand is not None:
+                break
+        gasite.append((ce, candidati[0][1] if rand is None else functie, rand))
+    return gasite

@@ -444,7 +444,7 @@ _NUME_CU_SABLOANE = {g.nume for g in cap05.GPU_URI_DE_EXEMPLU if g.numar_sm >= 6
         (_cu(dtype=lambda g: torch.float64), ["float64", "doar între torch.bfloat16 și torch.float16"], []),
         (
             _cu(sabloane=lambda g: g.numar_sm > 68),
-            ["False în loc de True pentru: GeForce RTX 3080 (68 SM), GeForce RTX 2080 Ti (68 SM)", "Pragul e inclusiv", "nu > 68"],
+            ["False în loc de True pentru: GeForce RTX 3080 (68 de SM), GeForce RTX 2080 Ti (68 de SM)", "Pragul e inclusiv", "nu > 68"],
             ["după memorie"],
         ),
         (_cu(sabloane=lambda g: g.memorie_gib >= 24), ["după memorie", "nu depinde de numar_sm", "Not enough SMs"], []),

@@ -64,7 +64,7 @@ def test_procesul_nou_care_esueaza_spune_de_ce(tmp_path):
     gresita = ConfiguratieTransformer.__new__(ConfiguratieTransformer)
     object.__setattr__(gresita, "__dict__", dict(vocabular=16, dim_model=10, nr_capete=3, nr_straturi=1, lungime=4, marime_lot=2))
     with pytest.raises(RuntimeError, match="dim_model"):
-        cache_compilare.prima_apelare_in_proces_nou(tmp_path / "cache", gresita)
+        cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", gresita)
     assert cache_compilare.are_artefacte_cache()
 
 

@@ -31,7 +31,7 @@ class _ModulMic(torch.nn.Module):
 
 
 def _graf_si_numere(functie, x):
-    """Câte operații are fiecare graf al funcției (cu backend-ul nostru, de referință)."""
+    """Câte operații are fiecare graf al funcției (cu backend-ul de referință al verificării)."""
     torch._dynamo.reset()
     referinta = BackendInregistrare()
     torch.compile(functie, backend=referinta)(x)
@@ -86,7 +86,7 @@ def exercitiul_1(backend_numarator, operatii_vazute) -> Rezultat:
             if len(vazute) != len(asteptat_operatii):
                 raise GresealaCursant(
                     f"Pentru {nume}, Dynamo produce un număr de grafuri egal cu {len(asteptat_operatii)}, dar lista ta are "
-                    f"lungimea {len(vazute)} ({vazute}): adaugă exact un număr pentru fiecare apelare a backend-ului."
+                    f"lungimea {len(vazute)} ({vazute}): adaugă exact un număr pentru fiecare apel al backend-ului."
                 )
             if any(isinstance(v, bool) or not isinstance(v, int) for v in vazute):
                 raise GresealaCursant(f"Lista trebuie să conțină numere întregi, dar conține {vazute}.")
@@ -126,9 +126,9 @@ _ASTEPTAT = {
     ),
     "b": (
         "max-autotune",
-        "Când antrenezi zile întregi un model mare, dominat de înmulțiri de matrice, câteva minute de "
+        "Când antrenezi zile întregi un model mare, dominat de produse de matrice, câteva minute de "
         "reglare automată se amortizează ușor.",
-        "cine își permite o compilare lungă și ce poate câștiga din ea la înmulțirile de matrice?",
+        "cine își permite o compilare lungă și ce poate câștiga din ea la produsele de matrice?",
     ),
     "c": (
         "default",
@@ -150,7 +150,7 @@ _CONFUZII = {
         "situația cere să scapi de costul lansării fără compilare în plus."
     ),
     ("b", "reduce-overhead"): (
-        "`reduce-overhead` elimină costul lansării, dar un model mare cu înmulțiri de matrice mari "
+        "`reduce-overhead` elimină costul lansării, dar un model mare cu produse de matrice mari "
         "nu e limitat de lansări, ci de calcul."
     ),
 }

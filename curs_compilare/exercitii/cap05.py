@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
-from ..cifre import cu_substantiv, cu_unitate, format_numar
+from ..cifre import cu_prefix, cu_substantiv, cu_unitate, format_numar, format_octeti
 from ..mediu import SM_MINIM_GEMM_AUTOTUNE
 from .baza import NESCRIS, GresealaCursant, Rezultat, apeleaza, compara_tensori, verificare
 
@@ -114,7 +114,7 @@ def _nume_configuratie(numar: int, configuratie) -> str:
 
 
 def _verifica_parametrii(numar: int, configuratie) -> None:
-    """Cheile BM, BN, BK, puterile lui 2, numărul de warps și de etape."""
+    """Cheile BM, BN, BK, puterile lui 2, numărul de warp-uri și de etape."""
     nume = _nume_configuratie(numar, configuratie)
     parametri = configuratie.kwargs
     if not isinstance(parametri, dict):
@@ -158,7 +158,7 @@ def _verifica_parametrii(numar: int, configuratie) -> None:
     warps = configuratie.num_warps
     if not _e_int_python(warps) or not _putere_a_lui_2(warps) or warps > _WARPS_MAXIM:
         raise GresealaCursant(
-            f"La {nume}, num_warps={warps!r} nu e valid: numărul de warps (grupuri de 32 de fire de "
+            f"La {nume}, num_warps={warps!r} nu e valid: numărul de warp-uri (grupuri de 32 de fire de "
             f"execuție care lucrează împreună la o placă) e o putere a lui 2 între 1 și {_WARPS_MAXIM}."
         )
     etape = configuratie.num_stages
@@ -189,11 +189,11 @@ def _limita_memorie_partajata() -> tuple[int, str]:
             except Exception:
                 limita = None
         if limita:
-            return int(limita), f"GPU-ul tău ({proprietati.name}) are cel mult {limita // 1024} KiB pe bloc"
+            return int(limita), f"GPU-ul tău ({proprietati.name}) are cel mult {format_octeti(limita)} pe bloc"
     return (
         _LIMITA_PARTAJATA_IMPLICITA,
-        f"un GPU mare (H100, H200) are cel mult {_LIMITA_PARTAJATA_IMPLICITA // 1024} KiB pe bloc, "
-        f"iar un T4 doar {_LIMITA_PARTAJATA_T4 // 1024} KiB",
+        f"un GPU mare (H100, H200) are cel mult {format_octeti(_LIMITA_PARTAJATA_IMPLICITA)} pe bloc, "
+        f"iar un T4 doar {format_octeti(_LIMITA_PARTAJATA_T4)}",
     )
 
 
@@ -214,7 +214,7 @@ def _explica_eroare_triton(eroare: Exception, nume: str) -> str:
             )
         return (
             f"Triton n-a putut compila {nume}: depășește resursele GPU-ului ({detaliu}). Micșorează "
-            "plăcile sau schimbă numărul de warps."
+            "plăcile sau schimbă numărul de warp-uri."
         )
     if _e_de_tipul(eroare, "CompilationError") or _e_de_tipul(eroare, "CompileTimeAssertionFailure"):
         return (
@@ -250,9 +250,10 @@ def _verifica_corectitudinea(reglare, configuratii, dispozitiv) -> None:
 
 
 def _masoara_pe_gpu(reglare, configuratii) -> str:
-    """Configurația de bază și versiunea reglată, măsurate cu `masoara` (pe GPU: do_bench)
-    pe 2048³ în float16."""
-    from ..masurare import masoara, tflops
+    """Configurația de bază, versiunea reglată și torch.matmul, măsurate împreună cu `compara`
+    (intercalat, în runde; pe GPU, do_bench) pe 2048³ în float16."""
+    from ..concluzii import concluzie_accelerare
+    from ..masurare import compara
 
     latura = _LATURA_MASURARE
     generator = torch.Generator(device="cuda").manual_seed(0)
@@ -268,26 +269,30 @@ def _masoara_pe_gpu(reglare, configuratii) -> str:
 
     reglat = reglare.matmul_reglat(configuratii)
     try:
-        reglat(a, b)  # prima apelare: aici se face reglarea, în afara cronometrării
+        reglat(a, b)  # primul apel: aici se face reglarea, în afara cronometrării
         torch.cuda.synchronize()
     except Exception as eroare:
         raise GresealaCursant(_explica_eroare_triton(eroare, "una dintre configurații (la 2048 × 2048)")) from None
     aleasa = reglare.descrie_configuratie(reglat.configuratia_aleasa)
-    m_baza, m_reglat, m_cublas = (masoara(f) for f in (ruleaza_baza, lambda: reglat(a, b), lambda: a @ b))
-    tf_baza, tf_reglat, tf_cublas = (tflops(operatii, m.mediana_s) for m in (m_baza, m_reglat, m_cublas))
-    accelerare = m_baza.mediana_s / m_reglat.mediana_s
+    comparatie = compara({"baza": ruleaza_baza, "reglat": lambda: reglat(a, b), "cublas": lambda: a @ b})
+    m_baza, m_reglat, m_cublas = (comparatie[n] for n in ("baza", "reglat", "cublas"))
+    raport = comparatie.accelerare("baza", "reglat")
+
+    def debit(m):
+        return cu_prefix(operatii / m.mediana_s, "FLOP/s")
+
     cifre = (
         f"Pe {latura} × {latura} × {latura}, float16: configurația de bază (16 × 16 × 16, un warp) "
-        f"face {cu_unitate(tf_baza, 'TFLOP/s')} ({cu_unitate(m_baza.mediana_ms, 'ms')}), versiunea ta reglată "
-        f"{cu_unitate(tf_reglat, 'TFLOP/s')} ({cu_unitate(m_reglat.mediana_ms, 'ms')}), cu {aleasa}: de "
-        f"{format_numar(accelerare)} ori mai rapidă. Pentru comparație, torch.matmul (cuBLAS) face "
-        f"{cu_unitate(tf_cublas, 'TFLOP/s')}."
+        f"face {debit(m_baza)} ({cu_unitate(m_baza.mediana_ms, 'ms')}), versiunea ta reglată "
+        f"{debit(m_reglat)} ({cu_unitate(m_reglat.mediana_ms, 'ms')}), cu {aleasa}. "
+        + concluzie_accelerare(raport, "Versiunea ta reglată", "configurația de bază")
+        + f" Pentru comparație, torch.matmul (cuBLAS) face {debit(m_cublas)}."
     )
-    if accelerare < _ACCELERARE_MINIMA:
+    if raport.mediana < _ACCELERARE_MINIMA:
         raise GresealaCursant(
-            f"{cifre}\nTrebuia de cel puțin {format_numar(_ACCELERARE_MINIMA)} ori. Reglarea automată alege "
+            f"{cifre}\nVersiunea reglată trebuia să fie de cel puțin {format_numar(_ACCELERARE_MINIMA)} ori mai rapidă. Reglarea automată alege "
             "doar dintre configurațiile pe care i le dai: adaugă plăci mai mari (BM și BN de 64 sau "
-            "128, BK de 32 sau 64), 4 sau 8 warps și 3–4 etape (num_stages)."
+            "128, BK de 32 sau 64), 4 sau 8 warp-uri și 3–4 etape (num_stages)."
         )
     return cifre
 
@@ -316,7 +321,7 @@ def exercitiul_1(configuratii) -> Rezultat:
             necesar = _memorie_partajata(configuratie)
             if necesar > limita:
                 raise GresealaCursant(
-                    f"{_cu_majuscula(_nume_configuratie(numar, configuratie))} cere cam {necesar // 1024} KiB de "
+                    f"{_cu_majuscula(_nume_configuratie(numar, configuratie))} cere cam {format_octeti(necesar)} de "
                     f"memorie partajată: num_stages × (BM·BK + BK·BN) × 2 octeți (float16). Nu încape: "
                     f"{unde}. Micșorează BK sau num_stages."
                 )
@@ -337,8 +342,12 @@ def exercitiul_1(configuratii) -> Rezultat:
                 "128 × 128): o placă BM × BN aduce din memorie (BM + BN) · BK elemente și face cu ele "
                 "BM · BN · BK înmulțiri, deci cu cât e mai mare, cu atât fiecare drum la cămară e mai rentabil."
             )
+        if len(lista) == 1:
+            inceput = "Configurația ta e validă și dă rezultate corecte"
+        else:
+            inceput = f"Toate cele {cu_substantiv(len(lista), 'configurație', 'configurații')} sunt valide și dau rezultate corecte"
         return (
-            f"Toate cele {len(lista)} configurații sunt valide și dau rezultate corecte, inclusiv pe "
+            f"{inceput}, inclusiv pe "
             "matrice ale căror laturi nu sunt multipli de plăci (rulate prin interpretorul Triton, pe CPU). "
             "Pe CPU, timpii interpretorului nu spun nimic despre un GPU; pe un GPU, verificarea "
             f"măsoară și viteza: versiunea reglată trebuie să fie de cel puțin {format_numar(_ACCELERARE_MINIMA)} "
@@ -700,7 +709,7 @@ def _nume_tip(tip) -> str:
 
 def _descriere_scurta(gpu: DescriereGPU) -> str:
     major, minor = gpu.capabilitate
-    return f"{gpu.nume} (capabilitate {major}.{minor}, {gpu.numar_sm} SM, {format_numar(gpu.memorie_gib)} GiB)"
+    return f"{gpu.nume} (capabilitate {major}.{minor}, {cu_substantiv(gpu.numar_sm, 'SM', 'SM')}, {format_numar(gpu.memorie_gib)} GiB)"
 
 
 def _plan_cursant(plan_pentru, gpu: DescriereGPU, cunoscut: bool) -> tuple[torch.dtype, bool]:
@@ -838,7 +847,7 @@ def exercitiul_3(plan_pentru) -> Rezultat:
                 gresite_sabloane.append((gpu, sabloane, sabloane_corect))
         if not gresite_dtype and not gresite_sabloane:
             mesaj = (
-                f"Planul e corect pentru toate cele {len(GPU_URI_DE_EXEMPLU)} GPU-uri din listă și pentru "
+                f"Planul e corect pentru toate cele {cu_substantiv(len(GPU_URI_DE_EXEMPLU), 'GPU', 'GPU-uri')} din listă și pentru "
                 f"{len(_GPU_URI_DE_CONTROL)} pe care nu le-ai văzut: bfloat16 de la Ampere (8.0) încolo, "
                 f"float16 înainte; șabloanele GEMM ale lui max-autotune doar de la {SM_MINIM_GEMM_AUTOTUNE} de SM în sus."
             )
@@ -861,7 +870,7 @@ def exercitiul_3(plan_pentru) -> Rezultat:
             if gpu.nume not in nume_gresite:
                 nume_gresite.append(gpu.nume)
         if len(nume_gresite) == len(gpu_uri):
-            randuri = [f"Planul e greșit pentru toate cele {len(gpu_uri)} GPU-uri verificate: {', '.join(nume_gresite)}."]
+            randuri = [f"Planul e greșit pentru toate cele {cu_substantiv(len(gpu_uri), 'GPU', 'GPU-uri')} verificate: {', '.join(nume_gresite)}."]
         else:
             randuri = [f"Planul e greșit pentru: {', '.join(nume_gresite)}."]
         if gresite_dtype:
@@ -875,7 +884,8 @@ def exercitiul_3(plan_pentru) -> Rezultat:
         if gresite_sabloane:
             randuri.append("Șabloanele GEMM (sabloane_gemm):")
             randuri += _grupate(
-                gresite_sabloane, lambda o, a: f"ai pus {o} în loc de {a}", lambda g: f"{g.nume} ({g.numar_sm} SM)"
+                gresite_sabloane, lambda o, a: f"ai pus {o} în loc de {a}",
+                lambda g: f"{g.nume} ({cu_substantiv(g.numar_sm, 'SM', 'SM')})",
             )
             randuri += _explica_sabloane(plan_pentru)
         raise GresealaCursant("\n".join(randuri))
