@@ -58,7 +58,7 @@ def pytest_runtest_call(item):
                 + "; ".join(f"„{c}”" for c in contrazise)
                 + ". Scrie concluzia cu curs_compilare.concluzii.concluzie_accelerare."
             )
-        probleme = probleme_de_format(text)
+        probleme = probleme_de_format(text_iesiri(iesiri, doar_stdout=True))
         if probleme:
             raise AssertionError(
                 "Celula tipărește numere în alt format decât cel al cursului: " + "; ".join(probleme)

@@ -42,10 +42,15 @@ def _linisteste_mesajele_fara_rost() -> None:
     - „No CUDA runtime is found” (torch, pe o mașină fără GPU, când există totuși un CUDA_HOME);
     - rândurile „USDT … profiler_start/stop” și „gpuGetDeviceCount failed” ale bibliotecii Kineto
       (profilerul), la fiecare rulare a lui `torch.profiler`. Kineto citește `KINETO_LOG_LEVEL`
-      la prima pornire a profilerului; 6 înseamnă „nimic”. O valoare pusă deja de tine rămâne."""
+      la prima pornire a profilerului; 6 înseamnă „nimic”. O valoare pusă deja de tine rămâne;
+    - avertismentul lui Inductor „TensorFloat32 tensor cores … available but not enabled”: cursul
+      lucrează intenționat în float32 exact acolo unde compară cu eager, iar acolo unde contează
+      viteza produselor de matrice folosește bfloat16 sau float16."""
     import logging
+    import warnings
 
     logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore", message=r"TensorFloat32 tensor cores for float32 matrix multiplication")
     _os.environ.setdefault("KINETO_LOG_LEVEL", "6")
 
 

@@ -77,9 +77,17 @@ def format_numar(valoare: float, zecimale: int | None = None) -> str:
     return semn + _cu_grupe(intreg) + (f",{fractie}" if fractie else "")
 
 
-def format_procent(fractie: float, zecimale: int | None = 0) -> str:
-    """O fracție scrisă ca procent: 0.973 → „97%”, cu `zecimale=1` → „97,3%”."""
-    return f"{format_numar(100 * fractie, zecimale)}%"
+def format_procent(fractie: float, zecimale: int | None = None) -> str:
+    """O fracție scrisă ca procent: 0.973 → „97%”, cu `zecimale=1` → „97,3%”. Fără `zecimale`,
+    procentele de la 1% în sus sunt rotunjite la întreg, iar cele mai mici păstrează două cifre
+    semnificative, ca să nu devină „0%”: 0.000117 → „0,012%”."""
+    procent = 100 * fractie
+    if zecimale is None:
+        if abs(procent) >= 0.995 or procent == 0:
+            zecimale = 0
+        else:
+            zecimale = max(0, 1 - math.floor(math.log10(abs(procent))))
+    return f"{format_numar(procent, zecimale)}%"
 
 
 def format_timp(secunde: float) -> str:

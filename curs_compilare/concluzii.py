@@ -106,11 +106,15 @@ def contradictii(text: str) -> list[str]:
     return gasite
 
 
-def text_iesiri(iesiri) -> str:
-    """Textul tipărit în ieșirile unei celule de notebook (fluxurile și rezultatele text)."""
+def text_iesiri(iesiri, doar_stdout: bool = False) -> str:
+    """Textul tipărit în ieșirile unei celule de notebook (fluxurile și rezultatele text). Cu
+    `doar_stdout=True`, fără fluxul de erori (stderr): acolo scriu PyTorch și bibliotecile lui
+    (avertismente, tabelul reglării automate), în formatul lor, nu textul cursului."""
     bucati = []
     for iesire in iesiri or []:
         if iesire.get("output_type") == "stream":
+            if doar_stdout and iesire.get("name") == "stderr":
+                continue
             bucati.append(iesire.get("text", ""))
         elif "data" in iesire:
             bucati.append(iesire["data"].get("text/plain", ""))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import inspect
 import math
 import re
 import statistics
@@ -525,7 +526,7 @@ def _are_stramos_aten(eveniment) -> bool:
 
 
 def _evenimente_kernel(functie: Callable, argumente, pe_gpu: bool) -> list:
-    """Rulează `functie(*argumente)` o dată (după o apelare de încălzire) sub `torch.profiler`
+    """Rulează `functie(*argumente)` o dată (după un apel de încălzire) sub `torch.profiler`
     și întoarce evenimentele care înseamnă „un kernel”, în ordinea în care au început."""
     from torch.profiler import ProfilerActivity, profile
 
@@ -533,7 +534,10 @@ def _evenimente_kernel(functie: Callable, argumente, pe_gpu: bool) -> list:
     if pe_gpu:
         sincronizeaza()
     activitati = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if pe_gpu else [])
-    with profile(activities=activitati) as profil:
+    # acc_events=True: un singur ciclu de profilare, deci aceleași evenimente, dar fără
+    # avertismentul „Profiler clears events at the end of each cycle” la a doua profilare.
+    optiuni = {"acc_events": True} if "acc_events" in inspect.signature(profile.__init__).parameters else {}
+    with profile(activities=activitati, **optiuni) as profil:
         functie(*argumente)
         if pe_gpu:
             sincronizeaza()

@@ -83,7 +83,7 @@ def _executa(cale: Path, dosar_executate: Path, limita_celula: int) -> dict:
     contrazise = contradictii(tiparit)
     if contrazise and eroare is None:
         eroare = "Concluzii care se contrazic singure în textul tipărit: " + "; ".join(f"„{c}”" for c in contrazise)
-    probleme = probleme_de_format(tiparit)
+    probleme = probleme_de_format("\n".join(text_iesiri(c.get("outputs", []), doar_stdout=True) for c in nb.cells))
     if probleme and eroare is None:
         eroare = "Numere scrise altfel decât cere cursul în textul tipărit: " + "; ".join(probleme[:10])
     dosar_executate.mkdir(parents=True, exist_ok=True)

@@ -86,3 +86,12 @@ def test_testele_pica_un_notebook_care_tipareste_o_concluzie_contrazisa(tmp_path
     assert proces.returncode == 1, proces.stdout[-2000:]
     assert "1 failed, 1 passed" in proces.stdout
     assert "de 0,94 ori mai rapid" in proces.stdout
+
+
+def test_text_iesiri_poate_lasa_deoparte_stderr():
+    from curs_compilare.concluzii import text_iesiri
+
+    iesiri = [{"output_type": "stream", "name": "stdout", "text": "al cursului"},
+              {"output_type": "stream", "name": "stderr", "text": "AUTOTUNE mm 1.4182 ms 100.0%"}]
+    assert "AUTOTUNE" in text_iesiri(iesiri)
+    assert text_iesiri(iesiri, doar_stdout=True) == "al cursului"

@@ -151,3 +151,27 @@ def test_fapt_limita_de_recompilari():
 def test_verificarea_exercitiului_3_spune_cel_putin_2():
     rezultat = cap02.exercitiul_3(lambda f, backend: torch.compile(f, backend=backend, dynamic=True))
     assert rezultat and "cel puțin 2" in rezultat.mesaj
+
+
+def test_lanturile_generate_au_fisier_sursa_ca_dynamo_sa_nu_le_amestece():
+    """Pe PyTorch 2.11, o funcție fără fișier sursă (creată cu exec) e învelită de torch.compile în
+    aceeași funcție internă ca toate celelalte: un singur cache Dynamo pentru toate lanțurile, deci
+    limita de recompilări atinsă și lanțuri măsurate, de fapt, eager. `fa_lant` le dă un fișier."""
+    import inspect
+
+    import nbformat
+    import torch
+
+    from pathlib import Path
+
+    cale = Path(__file__).resolve().parent.parent / "notebooks" / "02_dynamo_garzi_intreruperi_recompilari.ipynb"
+    sursa = next(c.source for c in nbformat.read(cale, as_version=4).cells if "def fa_lant(" in c.source)
+    spatiu = {"torch": torch, "print": lambda *a, **k: None}
+    exec(sursa, spatiu)
+    lanturi = [spatiu["fa_lant"](n)[0] for n in (0, 1, 3)]
+    assert all(inspect.getsourcefile(f) for f in lanturi)
+    assert len({f.__code__ for f in lanturi}) == 3
+    torch._dynamo.reset()
+    x = torch.randn(8)
+    for f in lanturi:
+        torch.testing.assert_close(torch.compile(f, backend="eager")(x), f(x))

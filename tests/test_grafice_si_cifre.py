@@ -166,3 +166,9 @@ def test_cu_unitate_pune_de_inaintea_unitatilor_cuvinte():
     assert cifre.cu_unitate(2048, "exemple") == "2 048 de exemple"
     assert cifre.cu_unitate(16, "straturi") == "16 straturi"
     assert cifre.cu_unitate(25, "GiB") == "25 GiB"
+
+
+def test_procentele_mici_nu_devin_zero():
+    assert cifre.format_procent(0.000117) == "0,012%"
+    assert cifre.format_procent(0.0047) == "0,47%"
+    assert cifre.format_procent(0) == "0%"
