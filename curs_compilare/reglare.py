@@ -40,6 +40,7 @@ română, apare abia la prima folosire.
 """
 
 import inspect
+import re
 import statistics
 import time
 
@@ -65,6 +66,7 @@ __all__ = [
     "unitate_debit_calcul",
     "etape_compilare_triton",
     "surse_reglare_inductor",
+    "tabel_reglare",
 ]
 
 _MESAJ_FARA_TRITON = (
@@ -470,3 +472,32 @@ def surse_reglare_inductor() -> list[tuple[str, str, str | None]]:
                 break
         gasite.append((ce, candidati[0][1] if rand is None else functie, rand))
     return gasite
+
+
+_RAND_CANDIDAT = re.compile(r"^\s+(\S+) ([\d.]+) ms ([\d.]+)%\s*(.*)$")
+
+
+def tabel_reglare(linii: list[str], cel_mult: int = 10, latime_configuratie: int = 90) -> list[str]:
+    """Tabelul „AUTOTUNE …” pe care Inductor îl scrie la reglarea unui produs de matrice, rescris
+    în formatul cursului: antetul (operația, pașii, tipurile) rămâne, iar pentru fiecare candidat —
+    numele, timpul măsurat, viteza față de cel mai rapid (100% = câștigătorul) și configurația —
+    timpul și procentul se scriu cu virgulă zecimală. `linii` începe cu rândul „AUTOTUNE”; se
+    păstrează cel mult `cel_mult` candidați."""
+    from .cifre import format_procent, format_timp
+
+    rezultat, candidati = [], 0
+    for linie in linii:
+        potrivire = _RAND_CANDIDAT.match(linie)
+        if potrivire:
+            if candidati == cel_mult:
+                break
+            candidati += 1
+            nume, ms, procent, configuratie = potrivire.groups()
+            timp = format_timp(float(ms) / 1e3)
+            rezultat.append(f"  {nume:16s} {timp:>9} {format_procent(float(procent) / 100, 1):>7}  "
+                            f"{configuratie[:latime_configuratie]}".rstrip())
+        elif candidati:
+            break  # tabelul s-a terminat
+        elif linie.strip():
+            rezultat.append(linie.rstrip())
+    return rezultat

@@ -149,3 +149,23 @@ def test_pe_gpu_reglarea_alege_o_placa_mare_si_bate_configuratia_de_baza():
     ms_baza = do_bench(lambda: reglare.matmul_cu_configuratie(a, b, 16, 16, 16, num_warps=1, num_stages=1))
     ms_reglat = do_bench(lambda: f(a, b))
     assert ms_reglat * 1.5 < ms_baza, (ms_reglat, ms_baza, baza)
+
+
+def test_tabel_reglare_rescrie_timpii_cu_virgula():
+    from curs_compilare import cifre
+
+    linii = [
+        "AUTOTUNE mm(8192x8192, 8192x8192)",
+        "strides: [8192, 1], [8192, 1]",
+        "dtypes: torch.bfloat16, torch.bfloat16",
+        "  mm 1.3924 ms 100.0% ",
+        "  triton_mm_17 1.5693 ms 88.7% ACC_TYPE='tl.float32', BLOCK_K=64, BLOCK_M=128",
+        "  triton_mm_16 1.7770 ms 78.4% ACC_TYPE='tl.float32', BLOCK_K=32, BLOCK_M=128",
+        "SingleProcess AUTOTUNE benchmarking takes 0.5 seconds",
+    ]
+    tabel = reglare.tabel_reglare(linii, cel_mult=2)
+    assert tabel[0] == "AUTOTUNE mm(8192x8192, 8192x8192)"
+    assert len(tabel) == 5
+    assert "1,39 ms" in tabel[3] and "100,0%" in tabel[3]
+    assert "1,57 ms" in tabel[4] and "88,7%" in tabel[4] and "BLOCK_K=64" in tabel[4]
+    assert cifre.probleme_de_format("\n".join(tabel)) == []
