@@ -145,7 +145,7 @@ def _raport_markdown(date: dict) -> str:
         "## Mașina",
         "",
         f"- dispozitiv: {mediu['gpu']}"
-        + (f" (capabilitate {mediu['capabilitate']}, {mediu['numar_sm']} SM)" if mediu["capabilitate"] else ""),
+        + (f" (capabilitate {mediu['capabilitate']}, {cu_substantiv(mediu['numar_sm'], 'SM', 'SM')})" if mediu["capabilitate"] else ""),
         f"- Python {mediu['python']}, torch {mediu['torch']}, triton {mediu['triton'] or 'neinstalat'}",
         f"- profil de dimensiuni: {mediu['profil']}",
         "",

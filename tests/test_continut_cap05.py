@@ -119,4 +119,4 @@ def test_procentul_din_plafon_nu_se_rotunjeste_la_zero():
                                      marime="debit de calcul", eticheta_plafon="vârful")
     texte = [t.get_text() for t in ax.texts]
     assert not any("(0% din plafon)" in t for t in texte), texte
-    assert any("0,279% din plafon" in t for t in texte), texte
+    assert any("0,28% din plafon" in t for t in texte), texte
