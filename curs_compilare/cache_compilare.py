@@ -144,8 +144,3 @@ def primul_apel_in_proces_nou(
         raise RuntimeError(f"Procesul nou a eșuat (cod {proces.returncode}):\n{coada}")
     date = json.loads(rand.removeprefix("REZULTAT "))
     return PrimulApel(proces_s=durata, **date)
-
-
-# Numele vechi, păstrate pentru codul scris înainte de redenumire.
-PrimaApelare = PrimulApel
-prima_apelare_in_proces_nou = primul_apel_in_proces_nou

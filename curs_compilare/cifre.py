@@ -30,6 +30,7 @@ __all__ = [
     "cu_substantiv",
     "cu_unitate",
     "cu_prefix",
+    "prefix_comun",
     "da_nu",
     "are_nevoie_de_de",
     "probleme_de_format",
@@ -114,19 +115,33 @@ def cu_unitate(valoare: float, unitate: str, zecimale: int | None = None) -> str
     text = format_numar(valoare, zecimale)
     if unitate in ("×", "%"):
         return f"{text}{unitate}"
-    cuvant = len(unitate) > 3 and unitate.replace("-", "").isalpha() and unitate.islower()
+    cuvant = unitate in SUBSTANTIVE_NUMARATE or (len(unitate) > 3 and unitate.replace("-", "").isalpha() and unitate.islower())
     if cuvant and are_nevoie_de_de(float(text.replace(" ", "").replace(",", "."))):
         return f"{text} de {unitate}"
     return f"{text} {unitate}"
 
 
+#: Prefixele SI, de la cel mai mare la cel mai mic.
+_PREFIXE = (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3), ("", 1.0))
+
+
+def prefix_comun(valori) -> tuple[str, float]:
+    """Prefixul SI (și factorul lui) la care toate `valori` (date în unitatea de bază) se scriu
+    fără să se rotunjească la „0”: cel mai mare la care cea mai mică valoare nenulă e cel puțin 1.
+    `prefix_comun([6.2e14, 3.4e13])` → `("T", 1e12)`; fără valori nenule, `("", 1.0)`."""
+    pozitive = [abs(float(v)) for v in valori if v and v == v]
+    if pozitive:
+        for prefix, factor in _PREFIXE:
+            if min(pozitive) >= factor * 0.9995:
+                return prefix, factor
+    return "", 1.0
+
+
 def cu_prefix(valoare: float, unitate: str) -> str:
     """O valoare dată în unitatea de bază, scrisă cu prefixul potrivit, ca să nu devină „0”:
     `cu_prefix(3.2e9, "FLOP/s")` → „3,2 GFLOP/s”, `cu_prefix(5e5, "FLOP/s")` → „500 kFLOP/s”."""
-    for prefix, factor in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if abs(valoare) >= factor * 0.9995:
-            return f"{format_numar(valoare / factor)} {prefix}{unitate}"
-    return f"{format_numar(valoare)} {unitate}"
+    prefix, factor = prefix_comun([valoare])
+    return f"{format_numar(valoare / factor)} {prefix}{unitate}"
 
 
 def da_nu(valoare) -> str:
@@ -195,11 +210,7 @@ def probleme_de_format(text: str) -> list[str]:
 def descrie_cifra(cifra: dict) -> str:
     """O cifră înregistrată, scrisă pentru cititor: „4,2 ms (pe runde, între 4,1 ms și 4,4 ms;
     depinde și de procesor)”."""
-    unitate = cifra["unitate"]
-    if unitate in SUBSTANTIVE_NUMARATE and are_nevoie_de_de(cifra["valoare"]):
-        text = f"{format_numar(cifra['valoare'])} de {unitate}"  # „431 de apeluri”
-    else:
-        text = cu_unitate(cifra["valoare"], unitate)
+    text = cu_unitate(cifra["valoare"], cifra["unitate"])  # „431 de apeluri”
     detalii = []
     interval = cifra.get("interval")
     if interval and interval[0] != interval[1]:

@@ -298,8 +298,7 @@ def grafic_latime_banda(
     for i, n in enumerate(nume):
         text = f"  {format_numar(valori[n], 0)} {unitate}"
         if plafon:
-            fractie = valori[n] / plafon  # sub 1%, cu zecimale: nu „0% din plafon”
-            text += f" ({format_procent(fractie, 0 if fractie >= 0.01 else None)} din plafon)"
+            text += f" ({format_procent(valori[n] / plafon)} din plafon)"  # sub 1%, cu zecimale
         ax.text(valori[n], i, text, va="center")
     maxim = max([*valori.values(), plafon or 0])
     if plafon:

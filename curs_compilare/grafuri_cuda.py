@@ -16,7 +16,6 @@ decât sosește următoarea comandă. Aici sunt:
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import torch
@@ -24,7 +23,7 @@ from torch import nn
 
 from .inspectie import limita_recompilari
 from .masurare_compilare import Compilari, compara_compilari
-from .masurare import EvenimentKernel, Masuratoare, compara, cronologie_kerneluri, masoara
+from .masurare import EvenimentKernel, Masuratoare, compara, cronologie_kerneluri, masoara, timp_prima_apelare
 
 __all__ = [
     "stiva_mica",
@@ -224,13 +223,5 @@ def fazele_apelurilor(functie, *argumente, apeluri: int = 4) -> list[FazaApel]:
     `mode="reduce-overhead"`, pe un GPU, se vede ordinea fazelor: apelul 1 compilează și
     încălzește (rulează codul compilat fără graf), apelul 2 capturează graful, apelul 3 e prima
     reluare. Pe CPU, starea rămâne „fără grafuri CUDA”."""
-    faze = []
-    for numar in range(1, apeluri + 1):
-        if torch.cuda.is_available():
-            torch.cuda.synchronize()
-        start = time.perf_counter()
-        functie(*argumente)
-        if torch.cuda.is_available():
-            torch.cuda.synchronize()
-        faze.append(FazaApel(numar, time.perf_counter() - start, stare_grafuri()))
-    return faze
+    return [FazaApel(numar, timp_prima_apelare(functie, *argumente), stare_grafuri())
+            for numar in range(1, apeluri + 1)]

@@ -382,23 +382,16 @@ def compilari_pe_moduri(a=None, b=None, bias=None, moduri=None, invers: bool = F
 # Unitatea debitului de calcul, etapele lui Triton, sursa reglării lui Inductor
 # ---------------------------------------------------------------------------------------------
 
-_PREFIXE_SI = (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3), ("", 1.0))
-
-
 def unitate_debit_calcul(valori_flops_pe_s) -> tuple[str, float]:
     """Unitatea în care se scriu niște debite de calcul date în FLOP/s și factorul ei:
     `("TFLOP/s", 1e12)` pe un GPU, `("GFLOP/s", 1e9)` sau `("MFLOP/s", 1e6)` pe procesor.
 
-    Alege cel mai mare prefix la care și cea mai mică valoare (nenulă) e cel puțin 1, ca nicio
-    etichetă să nu se rotunjească la „0 GFLOP/s”. Împarte valorile la factor ca să le desenezi."""
-    pozitive = [abs(float(v)) for v in valori_flops_pe_s if v and v == v]
-    if not pozitive:
-        return "FLOP/s", 1.0
-    minim = min(pozitive)
-    for prefix, factor in _PREFIXE_SI:
-        if minim >= factor * 0.9995:
-            return f"{prefix}FLOP/s", factor
-    return "FLOP/s", 1.0
+    Prefixul e cel al lui `cifre.prefix_comun`: nicio etichetă nu se rotunjește la
+    „0 GFLOP/s”. Împarte valorile la factor ca să le desenezi."""
+    from .cifre import prefix_comun
+
+    prefix, factor = prefix_comun(valori_flops_pe_s)
+    return f"{prefix}FLOP/s", factor
 
 
 def etape_compilare_triton() -> list[str]:
@@ -406,8 +399,6 @@ def etape_compilare_triton() -> list[str]:
     instalat (`CUDABackend.add_stages`): de obicei ttir → ttgir → llir → ptx → cubin. Ultima,
     cubin, e codul mașină pe care driverul CUDA îl încarcă și îl lansează ca pe orice kernel
     CUDA. Lista e goală dacă triton lipsește sau backend-ul nu se poate citi."""
-    import re
-
     try:
         from triton.backends.nvidia.compiler import CUDABackend
 

@@ -4,32 +4,18 @@ care nu lasă în urmă o valoare `Out[]`."""
 
 import ast
 import re
-from pathlib import Path
 
-import nbformat
 import pytest
 
-RADACINA = Path(__file__).resolve().parent.parent
+from text_notebook import APELARE, FORMAT_INTERZIS, NOI, RADACINA
+from text_notebook import celule as _celule
+from text_notebook import tot as _text_si_cod
+
 FISIERE = [
     RADACINA / "notebooks" / "00_mediul_si_masurarea.ipynb",
     RADACINA / "solutions" / "00_mediul_si_masurarea_solutii.ipynb",
 ]
 VERIFICARI = RADACINA / "curs_compilare" / "exercitii" / "cap00.py"
-
-# „apelare” / „apelări” ca substantiv (nu în identificatori ca `prima_apelare_s`)
-APELARE = re.compile(r"(?<![\w])apel[aă]r[a-zăîâșț]*", re.IGNORECASE)
-# persoana I plural, în locul lui „tu” („noi” lipsește: e și adjectiv, „procese noi”)
-NOI = re.compile(r"\b(?:vom|nostru|noastră|noștri|numărăm|împărțim|rezolvăm|golim|măsurăm|compilăm|calculăm|facem|avem|putem|vedem|folosim)\b", re.IGNORECASE)
-# specificatori de format care scriu numere altfel decât cursul: {x:.2f}, {x:g}, {x:.0%}, {x:,}
-FORMAT_INTERZIS = re.compile(r"\{[^{}:'\"]+:[<>^=]?[+ -]?\d*[,_]?(?:\.\d+)?[fFgGeE%]\}|\{[^{}:'\"]+:[<>^=]?\d*,[^{}]*\}")
-
-
-def _celule(cale, tip):
-    return [c for c in nbformat.read(cale, as_version=4).cells if c.cell_type == tip]
-
-
-def _text_si_cod(cale):
-    return "\n".join(c.source for c in nbformat.read(cale, as_version=4).cells)
 
 
 @pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)

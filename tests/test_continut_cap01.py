@@ -2,35 +2,24 @@
 sunt kernel-uri CUDA scrise în alt limbaj, nu „altceva decât CUDA”), iar textul și celulele
 folosesc terminologia și formatul numerelor din ghidul de stil."""
 
-import ast
 import re
-from pathlib import Path
 
-import nbformat
 import pytest
 
 from curs_compilare import reglare
+from text_notebook import RADACINA, markdown, siruri_din_cod
+from text_notebook import surse as _celule
 
-RADACINA = Path(__file__).resolve().parent.parent
 CAPITOL = RADACINA / "notebooks" / "01_primul_torch_compile.ipynb"
 SOLUTIE = RADACINA / "solutions" / "01_primul_torch_compile_solutii.ipynb"
 
 
-def _celule(cale, tip):
-    return [c.source for c in nbformat.read(cale, as_version=4).cells if c.cell_type == tip]
-
-
 def _markdown(cale=CAPITOL):
-    return "\n".join(_celule(cale, "markdown"))
+    return markdown(cale)
 
 
 def _texte_din_cod(cale=CAPITOL) -> list[str]:
-    """Șirurile de caractere din celulele de cod (ce ajunge tipărit), fără identificatori."""
-    texte = []
-    for sursa in _celule(cale, "code"):
-        sursa = "\n".join(l for l in sursa.splitlines() if not l.lstrip().startswith(("%", "!")))
-        texte += [n.value for n in ast.walk(ast.parse(sursa)) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    return texte
+    return siruri_din_cod(cale)
 
 
 def _tot_textul(cale=CAPITOL) -> str:

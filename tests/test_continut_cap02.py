@@ -2,34 +2,23 @@
 se sprijină textul (întreruperea într-o buclă, garda 2 <= dimensiune a formelor dinamice, limita
 de recompilări) sunt verificate aici și pe versiunea de PyTorch instalată."""
 
-import ast
 import re
-from pathlib import Path
 
-import nbformat
 import pytest
 import torch
 
 from curs_compilare.exercitii import cap02
 from curs_compilare.inspectie import NumaratorCompilari, jurnal_torch, limita_recompilari
+from text_notebook import RADACINA, markdown
+from text_notebook import siruri as _texte_din_cod
+from text_notebook import surse as _celule
 
-RADACINA = Path(__file__).resolve().parent.parent
 CAPITOL = RADACINA / "notebooks" / "02_dynamo_garzi_intreruperi_recompilari.ipynb"
 SOLUTIE = RADACINA / "solutions" / "02_dynamo_garzi_intreruperi_recompilari_solutii.ipynb"
 
 
-def _celule(cale, tip):
-    return [c.source for c in nbformat.read(cale, as_version=4).cells if c.cell_type == tip]
-
-
 def _markdown(cale=CAPITOL):
-    return "\n".join(_celule(cale, "markdown"))
-
-
-def _texte_din_cod(sursa: str) -> list[str]:
-    """Șirurile de caractere din cod (ce ajunge tipărit sau pe grafic), fără identificatori."""
-    sursa = "\n".join(l for l in sursa.splitlines() if not l.lstrip().startswith(("%", "!")))
-    return [n.value for n in ast.walk(ast.parse(sursa)) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return markdown(cale)
 
 
 # --- textul ---------------------------------------------------------------------------------
@@ -159,13 +148,7 @@ def test_lanturile_generate_au_fisier_sursa_ca_dynamo_sa_nu_le_amestece():
     limita de recompilări atinsă și lanțuri măsurate, de fapt, eager. `fa_lant` le dă un fișier."""
     import inspect
 
-    import nbformat
-    import torch
-
-    from pathlib import Path
-
-    cale = Path(__file__).resolve().parent.parent / "notebooks" / "02_dynamo_garzi_intreruperi_recompilari.ipynb"
-    sursa = next(c.source for c in nbformat.read(cale, as_version=4).cells if "def fa_lant(" in c.source)
+    sursa = next(s for s in _celule(CAPITOL, "code") if "def fa_lant(" in s)
     spatiu = {"torch": torch, "print": lambda *a, **k: None}
     exec(sursa, spatiu)
     lanturi = [spatiu["fa_lant"](n)[0] for n in (0, 1, 3)]

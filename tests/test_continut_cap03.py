@@ -4,32 +4,24 @@ tipărite prin `curs_compilare.cifre` și celule care nu lasă în urmă o valoa
 
 import ast
 import re
-from pathlib import Path
 
-import nbformat
 import pytest
 
-RADACINA = Path(__file__).resolve().parent.parent
+from text_notebook import APELARE, FORMAT_INTERZIS, NOI, RADACINA, cod, markdown
+from text_notebook import celule as _celule
+
 CAPITOL = RADACINA / "notebooks" / "03_fuziunea_kernelurilor.ipynb"
 SOLUTII = RADACINA / "solutions" / "03_fuziunea_kernelurilor_solutii.ipynb"
 FISIERE = [CAPITOL, SOLUTII]
 PACHET = [RADACINA / "curs_compilare" / "exercitii" / "cap03.py", RADACINA / "curs_compilare" / "fuziune.py"]
 
-FORMAT_INTERZIS = re.compile(r"\{[^{}:'\"]+:[<>^=]?[+ -]?\d*[,_]?(?:\.\d+)?[fFgGeE%]\}|\{[^{}:'\"]+:[<>^=]?\d*,[^{}]*\}")
-APELARE = re.compile(r"(?<![\w])apel[aă]r[a-zăîâșț]*", re.IGNORECASE)
-NOI = re.compile(r"\b(?:vom|nostru|noastră|noștri|numărăm|împărțim|rezolvăm|golim|măsurăm|compilăm|calculăm|facem|avem|putem|vedem|folosim)\b", re.IGNORECASE)
-
-
-def _celule(cale, tip):
-    return [c for c in nbformat.read(cale, as_version=4).cells if c.cell_type == tip]
-
 
 def _markdown(cale=CAPITOL):
-    return "\n".join(c.source for c in _celule(cale, "markdown"))
+    return markdown(cale)
 
 
 def _cod(cale=CAPITOL):
-    return "\n".join(c.source for c in _celule(cale, "code"))
+    return cod(cale)
 
 
 def test_interpretorul_triton_lucreaza_pe_blocuri():

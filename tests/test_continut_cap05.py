@@ -3,34 +3,24 @@ cronometrează reglarea automată, ce urmează după capitol), faptele din sursa
 sprijină textul sunt verificate pe versiunea instalată, iar numerele tipărite trec prin
 `curs_compilare.cifre`."""
 
-import ast
 import re
-from pathlib import Path
 
-import nbformat
 import pytest
 
 from curs_compilare import reglare
+from text_notebook import RADACINA, markdown, siruri_din_cod
+from text_notebook import surse as _celule
 
-RADACINA = Path(__file__).resolve().parent.parent
 CAPITOL = RADACINA / "notebooks" / "05_reglare_automata_max_autotune.ipynb"
 SOLUTIE = RADACINA / "solutions" / "05_reglare_automata_max_autotune_solutii.ipynb"
 
 
-def _celule(cale, tip):
-    return [c.source for c in nbformat.read(cale, as_version=4).cells if c.cell_type == tip]
-
-
 def _markdown(cale=CAPITOL):
-    return "\n".join(_celule(cale, "markdown"))
+    return markdown(cale)
 
 
 def _texte_din_cod(cale=CAPITOL) -> list[str]:
-    texte = []
-    for sursa in _celule(cale, "code"):
-        sursa = "\n".join(l for l in sursa.splitlines() if not l.lstrip().startswith(("%", "!")))
-        texte += [n.value for n in ast.walk(ast.parse(sursa)) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    return texte
+    return siruri_din_cod(cale)
 
 
 # --- pe ce date se cronometrează reglarea ------------------------------------------------------
