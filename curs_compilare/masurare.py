@@ -30,6 +30,7 @@ import torch
 from torch.utils.benchmark.utils.timer import timer as ceas_torch_benchmark
 
 from .cifre import format_timp
+from .amortizare import apel_de_amortizare
 from .mediu import dimensiune, sincronizeaza
 
 __all__ = [
@@ -706,24 +707,14 @@ def masoara_plafon_copiere(numar_octeti: int | None = None, dispozitiv=None) -> 
 
 
 def prag_rentabilitate(timp_prima_s: float, timp_eager_s: float, timp_compilat_s: float):
-    """Cea mai mică apelare n (n ≥ 1) după care varianta compilată a costat în total cel mult
-    cât eager: timp_prima + (n − 1) · timp_compilat ≤ n · timp_eager.
+    """Apelul n (n ≥ 1) de la care varianta compilată a costat în total cel mult cât eager:
+    timp_prima + (n − 1) · timp_compilat ≤ n · timp_eager, de acolo încolo.
 
-    `timp_prima_s` este prima apelare compilată (compilarea plus o rulare). Întoarce None dacă
-    varianta compilată nu ajunge niciodată din urmă varianta eager.
+    `timp_prima_s` este primul apel compilat (compilarea plus o rulare). Întoarce None dacă
+    varianta compilată nu ajunge niciodată din urmă varianta eager. Modelul e cel din
+    `curs_compilare.amortizare`, comun tuturor capitolelor.
     """
-    if timp_prima_s <= timp_eager_s:
-        return 1
-    castig_pe_apelare = timp_eager_s - timp_compilat_s
-    if castig_pe_apelare <= 0:
-        return None
-    n = max(1, math.ceil((timp_prima_s - timp_compilat_s) / castig_pe_apelare))
-    # protecție față de rotunjirile în virgulă mobilă la granița exactă
-    while n > 1 and timp_prima_s + (n - 2) * timp_compilat_s <= (n - 1) * timp_eager_s:
-        n -= 1
-    while timp_prima_s + (n - 1) * timp_compilat_s > n * timp_eager_s:
-        n += 1
-    return n
+    return apel_de_amortizare(timp_eager_s, timp_eager_s, timp_prima_s, timp_compilat_s)
 
 
 # ---------------------------------------------------------------------------------------------
