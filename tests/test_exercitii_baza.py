@@ -76,3 +76,159 @@ def test_rezultatul_se_afiseaza_in_html_si_text():
     r = Rezultat("Exercițiul 9", False, "greșit <aici>")
     assert "❌" in repr(r) and "&lt;aici&gt;" in r._repr_html_()
     assert bool(Rezultat("E", True, "")) is True
+
+
+# ---------------------------------------------------------------------------------------------
+# Limita de timp, excepțiile explicate, comparația strictă
+# ---------------------------------------------------------------------------------------------
+
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from curs_compilare.exercitii import baza
+
+
+def _bucla_simpla():
+    n = 0
+    while True:
+        n += 1
+
+
+def _bucla_cu_except_gol():
+    while True:
+        try:
+            sum(range(1000))
+        except:  # noqa: E722 — exact greșeala pe care limita trebuie s-o reziste
+            pass
+
+
+def _bucla_in_except_gol():
+    n = 0
+    try:
+        while True:
+            n += 1
+    except:  # noqa: E722
+        pass
+    while True:
+        try:
+            n += 1
+        except:  # noqa: E722
+            pass
+
+
+def _somn_lung():
+    time.sleep(5)
+
+
+@pytest.mark.parametrize("functie", [_bucla_simpla, _bucla_cu_except_gol, _bucla_in_except_gol, _somn_lung])
+def test_limita_de_timp_opreste_si_buclele_cu_except_gol(functie):
+    inceput = time.perf_counter()
+    r = _mesaj(lambda: baza.apeleaza(functie, limita_s=0.3))
+    durata = time.perf_counter() - inceput
+    assert not r and "n-a terminat" in r.mesaj and functie.__name__ in r.mesaj, r.mesaj
+    assert durata < 2.0, durata
+    # după întrerupere nu rămâne nimic pornit
+    assert sys.gettrace() is None and torch.is_grad_enabled()
+    assert _mesaj(lambda: str(baza.apeleaza(lambda: 7))).mesaj == "7"
+
+
+def test_limita_totala_a_verificarii():
+    inceput = time.perf_counter()
+    r = baza.verificare("T", lambda: [baza.apeleaza(time.sleep, 0.2) for _ in range(20)], limita_s=0.7)
+    assert not r and "Verificarea a depășit" in r.mesaj
+    assert time.perf_counter() - inceput < 2.0
+
+
+def test_limita_restabileste_modul_gradientului():
+    def opreste_gradientul_si_blocheaza():
+        torch.set_grad_enabled(False)
+        _bucla_simpla()
+
+    r = _mesaj(lambda: baza.apeleaza(opreste_gradientul_si_blocheaza, limita_s=0.2))
+    assert not r and torch.is_grad_enabled()
+
+
+def test_limita_fara_semnal_in_proces_separat():
+    """Ramura fără semnale (Windows, alt fir): firul de pază întrerupe bucla."""
+    cod = textwrap.dedent(
+        """
+        import time, sys
+        from curs_compilare.exercitii import baza
+        def bucla():
+            while True:
+                pass
+        r = baza.verificare("T", lambda: baza.apeleaza(bucla, limita_s=0.3))
+        print("REZULTAT", r.corect, "n-a terminat" in r.mesaj, sys.gettrace() is None)
+        print(baza.verificare("T", lambda: str(baza.apeleaza(lambda: 7))).mesaj)
+        """
+    )
+    iesire = subprocess.run(
+        [sys.executable, "-c", cod], capture_output=True, text=True, timeout=60,
+        env={**__import__("os").environ, "CURS_LIMITA_FARA_SEMNAL": "1"},
+    )
+    assert "REZULTAT False True True" in iesire.stdout, iesire.stdout + iesire.stderr
+    assert iesire.stdout.strip().endswith("7")
+
+
+def test_exceptia_are_tipul_si_linia_cursantului():
+    def functia_cursantului(x):
+        y = x + 1
+        return y @ torch.ones(5)
+
+    r = _mesaj(lambda: baza.apeleaza(functia_cursantului, torch.ones(3)))
+    assert not r and "RuntimeError" in r.mesaj and "linia" in r.mesaj and "return y @ torch.ones(5)" in r.mesaj
+    assert "Traceback" not in r.mesaj and len(r.mesaj) < 900
+
+
+def test_notimplemented_din_pytorch_nu_e_stub():
+    def pe_meta(x):
+        return torch.nonzero(x.to("meta")).cpu()
+
+    r = _mesaj(lambda: baza.apeleaza(pe_meta, torch.ones(3)))
+    assert not r and "n-ai scris soluția" not in r.mesaj
+
+
+def test_eroarea_verificarii_devine_mesaj():
+    def verificare_cu_eroare():
+        return torch.equal(torch.ones(2, device="meta"), torch.ones(2))
+
+    r = baza.verificare("T", verificare_cu_eroare)
+    assert not r and "Nu am putut verifica" in r.mesaj
+
+
+def test_compara_tensori_strict_si_fara_traceback():
+    asteptat = torch.arange(6.0)
+    cazuri = {
+        "meta": torch.empty(6, device="meta"),
+        "float64": asteptat.double(),
+        "Forma": asteptat[:5],
+        "int64": torch.arange(6),
+    }
+    for fragment, obtinut in cazuri.items():
+        r = _mesaj(lambda o=obtinut: baza.compara_tensori(o, asteptat))
+        assert not r and fragment in r.mesaj, (fragment, r.mesaj)
+    assert _mesaj(lambda: baza.compara_tensori(asteptat.clone(), asteptat) or "bine")
+
+
+def test_cere_numar_accepta_numpy_si_respinge_tensori_mari():
+    np = pytest.importorskip("numpy")
+    assert baza.cere_numar(np.int64(4), "n") == 4.0
+    assert baza.cere_numar(np.float32(0.5), "n") == 0.5
+    with pytest.raises(baza.GresealaCursant, match="forma"):
+        baza.cere_numar(torch.ones(3), "n")
+
+
+def test_generator_aleator_reproductibil(monkeypatch):
+    monkeypatch.setenv("CURS_SEMINTA", "11")
+    assert baza.generator_aleator().random() == baza.generator_aleator().random()
+    monkeypatch.delenv("CURS_SEMINTA")
+    assert baza.generator_aleator().random() != baza.generator_aleator().random()
+
+
+def test_numar_precis():
+    assert baza.numar_precis(12.345678, "s") == "12,3457 s"
+    assert baza.numar_precis(0.0) == "0"

@@ -126,7 +126,11 @@ def _e_cod_al_cursantului(nume_fisier: str) -> bool:
             rezultat = False  # <frozen ...>, cod generat de biblioteci
         else:
             cale = os.path.realpath(nume_fisier) if not nume_fisier.startswith("<") else nume_fisier
-            rezultat = not cale.startswith(_DOSARE_BIBLIOTECI) and "site-packages" not in cale
+            rezultat = (
+                not cale.startswith(_DOSARE_BIBLIOTECI)
+                and "site-packages" not in cale
+                and "dist-packages" not in cale  # Debian, Ubuntu, Colab
+            )
         _e_al_cursantului_cache[nume_fisier] = rezultat
     return rezultat
 
