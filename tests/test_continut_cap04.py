@@ -42,3 +42,22 @@ def test_modificarea_pe_loc_a_bufferelor_e_aratata_ca_permisa():
 
 def test_fara_dintr_odata():
     assert "dintr-odată" not in _text("markdown") + _text("code")
+
+
+SOLUTII = CAPITOL.parent.parent / "solutions" / "04_cuda_graphs_reduce_overhead_solutii.ipynb"
+
+
+def test_enunturile_exercitiilor_spun_ce_cere_verificarea():
+    # verificările folosesc intrări noi la fiecare rulare și verifică mecanismul: enunțul o spune
+    proza = _text("markdown")
+    assert "`graf` are doar metoda `replay()`" in proza
+    assert "`model` poate fi doar apelat" in proza and "lungimi diferite" in proza
+    assert "seturi noi la fiecare rulare" in proza
+    assert "trei intrări noi" not in proza
+
+
+def test_solutia_nu_recomanda_cpu_ca_remediu():
+    # dispozitivul se compară strict: o copie pe CPU a ieșirii de pe GPU nu e răspunsul cerut
+    text = "\n".join(c.source for c in nbformat.read(SOLUTII, as_version=4).cells if c.cell_type == "markdown")
+    assert "e tot o copie" not in text
+    assert "rămâne pe dispozitivul modelului" in text

@@ -2,15 +2,21 @@
 torch.compile(mode="reduce-overhead")”.
 
 - Exercițiul 1: pasul de reluare al unui graf CUDA capturat de mână (copiezi intrarea în
-  bufferul static, reiei graful, păstrezi o copie a ieșirii).
+  bufferul static, reiei graful, întorci o copie a ieșirii).
 - Exercițiul 2: ieșirile unui model care își refolosește memoria de ieșire de la un apel la
   altul, cum face un model compilat cu mode="reduce-overhead".
 - Exercițiul 3: loturile (*batch*) la care reduce-overhead merită, după măsurători.
 
+Fiecare verificare folosește la fiecare rulare alte intrări, alte forme și (la 1 și 2) alte
+ponderi, alese de `generator_aleator` (cu `CURS_SEMINTA=…` în mediu, mereu aceleași). Funcția
+cursantului primește doar ce îi trebuie: la exercițiul 1 un graf care are numai `replay()`, la
+exercițiul 2 un model care poate fi doar apelat, ca rezultatul să nu poată fi obținut ocolind
+mecanismul exersat.
+
 Verificările rulează și pe o mașină fără GPU: acolo graful CUDA și bufferul static de ieșire
 sunt imitate de `GrafSimulat` și `ModelCuIesireStatica`, cu aceeași semantică a memoriei. Pe un
-GPU, exercițiile 1 și 2 folosesc și lucrul adevărat (`torch.cuda.CUDAGraph`, respectiv
-`torch.compile(mode="reduce-overhead")`).
+GPU, exercițiile 1 și 2 folosesc lucrul adevărat (`torch.cuda.CUDAGraph`, respectiv, pe lângă
+imitație, `torch.compile(mode="reduce-overhead")`).
 """
 
 from __future__ import annotations
@@ -22,26 +28,51 @@ import numbers
 import torch
 from torch import nn
 
-from ..cifre import format_numar
-from .baza import GresealaCursant, Rezultat, apeleaza, compara_tensori, verificare
+from ..cifre import cu_substantiv, format_numar
+from .baza import (
+    GresealaCursant,
+    Rezultat,
+    apeleaza,
+    compara_tensori,
+    generator_aleator,
+    numar_precis,
+    verificare,
+)
 
 __all__ = [
     "exercitiul_1",
     "exercitiul_2",
     "exercitiul_3",
     "GrafSimulat",
+    "GrafCapturat",
     "ModelCuIesireStatica",
+    "ModelDeApelat",
     "MASURATORI_EXEMPLU",
 ]
 
 _LATIME = 32
 
+#: Limitele de timp: un apel al funcției cursantului și toată verificarea, pe exercițiu. Funcțiile
+#: exercițiilor 1 și 2 rulează o rețea minusculă (milisecunde), dar primul apel al unei funcții
+#: din torch.compiler (cudagraph_mark_step_begin) importă Inductor, ceea ce pe un procesor lent
+#: durează câteva secunde. Cea a exercițiului 3 face un calcul pe un dicționar mic
+#: (microsecunde). Pe GPU, exercițiul 2 compilează și un model cu reduce-overhead (o dată pe
+#: sesiune, zeci de secunde).
+LIMITA_APEL_1_S = 20.0
+LIMITA_VERIFICARE_1_S = 60.0
+LIMITA_APEL_2_S = 30.0
+LIMITA_APEL_2_COMPILAT_S = 60.0
+LIMITA_VERIFICARE_2_S = 60.0
+LIMITA_VERIFICARE_2_GPU_S = 300.0
+LIMITA_APEL_3_S = 2.0
+LIMITA_VERIFICARE_3_S = 20.0
 
-def _retea_mica(dispozitiv="cpu") -> nn.Module:
-    """Rețeaua mică a exercițiilor: 3 × (Linear(32, 32), GELU), cu ponderi fixe, în modul eval.
-    Generatorul global al cursantului nu e atins."""
+
+def _retea_mica(dispozitiv="cpu", samanta: int = 4) -> nn.Module:
+    """Rețeaua mică a exercițiilor: 3 × (Linear(32, 32), GELU), cu ponderile date de `samanta`,
+    în modul eval. Generatorul global al cursantului nu e atins."""
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(4)
+        torch.manual_seed(samanta)
         straturi = [strat for _ in range(3) for strat in (nn.Linear(_LATIME, _LATIME), nn.GELU())]
         retea = nn.Sequential(*straturi)
     return retea.to(dispozitiv).eval()
@@ -52,6 +83,10 @@ def _intrari(numar: int, randuri: int, dispozitiv, samanta: int) -> list[torch.T
     return [torch.randn(randuri, _LATIME, generator=generator).to(dispozitiv) for _ in range(numar)]
 
 
+def _samanta(generator) -> int:
+    return generator.randrange(2**31)
+
+
 def _toleranta(dispozitiv) -> dict:
     """Pe GPU, eager și graful (sau kernel-urile generate) pot folosi TF32 dacă l-ai activat."""
     if torch.device(dispozitiv).type == "cuda":
@@ -59,13 +94,33 @@ def _toleranta(dispozitiv) -> dict:
     return {"rtol": 1e-4, "atol": 1e-5}
 
 
-def _apropiat(a: torch.Tensor, b: torch.Tensor, toleranta: dict) -> bool:
-    return a.shape == b.shape and bool(torch.allclose(a.to(b.device, b.dtype), b, **toleranta))
+def _tensor_obisnuit(a) -> bool:
+    return isinstance(a, torch.Tensor) and not a.is_meta and a.layout == torch.strided
 
 
-def _aceeasi_memorie(a: torch.Tensor, b: torch.Tensor) -> bool:
+def _apropiat(a, b: torch.Tensor, toleranta: dict) -> bool:
+    """Adevărat dacă `a` e un tensor cu aceeași formă, același tip și pe același dispozitiv ca `b`,
+    cu valori apropiate. Nu convertește nimic: un tip sau un dispozitiv diferit dă fals."""
+    return (
+        _tensor_obisnuit(a)
+        and a.shape == b.shape
+        and a.dtype == b.dtype
+        and a.device == b.device
+        and bool(torch.allclose(a, b, **toleranta))
+    )
+
+
+def _aceeasi_memorie(a, b: torch.Tensor) -> bool:
     """Adevărat dacă `a` și `b` stau în aceeași zonă de memorie (unul e o vedere a celuilalt)."""
-    return a.device == b.device and a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    return (
+        _tensor_obisnuit(a)
+        and a.device == b.device
+        and a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    )
+
+
+def _descrie_forma(x: torch.Tensor) -> str:
+    return "(" + ", ".join(format_numar(d) for d in x.shape) + ")"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -100,19 +155,37 @@ class GrafSimulat:
             self._iesire.copy_(self.model(self._intrare))
 
 
-class _GrafCuNumarator:
-    """Învelește un graf (CUDA sau simulat) și numără apelurile lui `replay()`."""
+class GrafCapturat:
+    """Ce primește funcția cursantului la exercițiul 1: un graf capturat, care poate fi doar
+    reluat (`replay()`), ca un `torch.cuda.CUDAGraph` folosit cum arată capitolul. Nu dă acces la
+    modelul din spatele lui (pe CPU, la `GrafSimulat`), deci rezultatul nu poate fi calculat
+    ocolind reluarea."""
 
-    def __init__(self, graf):
-        self._graf = graf
-        self.reluari = 0
+    __slots__ = ("replay",)
 
-    def replay(self) -> None:
-        self.reluari += 1
-        self._graf.replay()
+    def __init__(self, reluare):
+        object.__setattr__(self, "replay", reluare)
 
     def __getattr__(self, nume):
-        return getattr(self._graf, nume)
+        raise AttributeError(f"graful capturat are doar metoda replay(), nu și „{nume}”")
+
+    def __setattr__(self, nume, valoare):
+        raise AttributeError(f"graful capturat nu are atributul „{nume}” de schimbat")
+
+    def __repr__(self) -> str:
+        return "<graf capturat: graf.replay() îl reia>"
+
+
+def _graf_numarat(graf_brut) -> tuple[GrafCapturat, dict]:
+    """Învelește un graf (CUDA sau simulat) și numără reluările, într-un loc pe care codul
+    cursantului nu îl vede."""
+    stare = {"reluari": 0}
+
+    def replay() -> None:
+        stare["reluari"] += 1
+        graf_brut.replay()
+
+    return GrafCapturat(replay), stare
 
 
 def _captureaza_pe_gpu(model, x_static: torch.Tensor):
@@ -136,104 +209,128 @@ def _captureaza_pe_gpu(model, x_static: torch.Tensor):
 _PASII_1 = "Pașii sunt: x_static.copy_(x_nou), graf.replay(), return y_static.clone()."
 
 
+def _verifica_pasul_1(rezultat, stare, inainte: int, x_static, y_static, adrese, x_nou, asteptat,
+                      precedent, toleranta, apel: int) -> None:
+    """Un apel al lui `reia`: mecanismul (reluarea, memoria statică, copia) și rezultatul."""
+    forma = _descrie_forma(x_nou)
+    unde = f"apelul {apel} (intrare de forma {forma})"
+    if stare["reluari"] == inainte:
+        raise GresealaCursant(
+            f"N-ai apelat graf.replay() la {unde}: fără reluare, graful nu rulează și y_static nu "
+            "primește rezultatul intrării noi. Dacă ai calculat rezultatul apelând direct un model, "
+            "asta e execuția eager, operație cu operație: exact costul lansării (*launch overhead*) "
+            f"pe care graful îl elimină. {_PASII_1}"
+        )
+    adresa_x, forma_x, tip_x, adresa_y, forma_y = adrese
+    if (x_static.data_ptr(), x_static.shape, x_static.dtype) != (adresa_x, forma_x, tip_x):
+        raise GresealaCursant(
+            "Ai schimbat memoria din spatele lui x_static (cu .data = ..., .set_(...) sau "
+            ".resize_(...)): graful capturat citește în continuare de la adresa veche, deci nu vede "
+            "intrarea nouă. Copiază valorile pe loc, în aceeași memorie: x_static.copy_(x_nou)."
+        )
+    if (y_static.data_ptr(), y_static.shape) != (adresa_y, forma_y):
+        raise GresealaCursant(
+            "Ai schimbat memoria din spatele lui y_static: graful scrie în continuare ieșirea la "
+            "adresa de la capturare. Lasă bufferul static cum e și întoarce o copie a lui: "
+            "return y_static.clone()."
+        )
+    if not torch.equal(x_static, x_nou):
+        raise GresealaCursant(
+            f"După {unde}, x_static nu conține valorile lui x_nou, deci graful a calculat tot pe "
+            "intrarea veche. Graful capturat citește mereu de la aceeași adresă de memorie, cea a "
+            "lui x_static; `x_static = x_nou` doar leagă numele local x_static de alt tensor și nu "
+            "schimbă nimic în memoria pe care o citește graful. Copiază valorile pe loc: "
+            "x_static.copy_(x_nou)."
+        )
+    if _aceeasi_memorie(rezultat, y_static):
+        raise GresealaCursant(
+            "Întorci chiar bufferul static y_static (sau o vedere a lui, cu aceeași memorie): "
+            "următoarea reluare a grafului îl suprascrie, iar rezultatul pe care l-ai dat deja se "
+            "schimbă sub ochii celui care îl folosește. Întoarce o copie: return y_static.clone()."
+        )
+    if _apropiat(rezultat, precedent, toleranta) and not _apropiat(rezultat, asteptat, toleranta):
+        raise GresealaCursant(
+            f"Rezultatul de la {unde} e ieșirea intrării precedente: ai copiat y_static înainte de "
+            "graf.replay() (sau ai copiat intrarea după reluare). Ordinea contează: întâi "
+            "x_static.copy_(x_nou), apoi graf.replay(), abia apoi y_static.clone()."
+        )
+    compara_tensori(rezultat, asteptat, f"apelul {apel}, intrare de forma {forma}", **toleranta)
+    if not torch.equal(rezultat, y_static):
+        raise GresealaCursant(
+            f"Rezultatul de la {unde} e aproape de cel corect, dar nu e exact conținutul lui y_static "
+            "după reluare: întoarce o copie a bufferului static, nu un alt calcul. "
+            f"{_PASII_1}"
+        )
+
+
 def exercitiul_1(reia) -> Rezultat:
     """Verifică `reia(graf, x_static, y_static, x_nou)`, pasul de reluare al unui graf capturat:
     trebuie să copieze `x_nou` în `x_static`, să apeleze `graf.replay()` și să întoarcă o copie a
     lui `y_static`. Pe GPU folosește un `torch.cuda.CUDAGraph` adevărat, pe CPU un `GrafSimulat`.
-    Rezultatele celor trei apeluri sunt comparate cu modelul eager abia după toate apelurile,
-    ca să se vadă și un rezultat suprascris de o reluare ulterioară."""
+
+    La fiecare rulare: o rețea cu alte ponderi, două grafuri capturate pe forme diferite, câte
+    2–4 intrări noi pentru fiecare. După fiecare apel verifică mecanismul (graful a fost reluat,
+    x_static și y_static au rămas la adresele lor, x_static conține intrarea nouă, rezultatul e o
+    copie a lui y_static, cu același tip, pe același dispozitiv) și valorile, iar la final că
+    rezultatele date deja nu s-au schimbat între timp."""
 
     def corp():
         if not callable(reia):
             apeleaza(reia)  # mesajul comun pentru ceva ce nu e funcție
+        aleator = generator_aleator()
         dispozitiv = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         toleranta = _toleranta(dispozitiv)
-        model = _retea_mica(dispozitiv)
-        x_static = _intrari(1, 4, dispozitiv, samanta=10)[0]
-        if dispozitiv.type == "cuda":
-            graf_brut, y_static = _captureaza_pe_gpu(model, x_static)
-        else:
-            graf_brut = GrafSimulat(model, x_static)
-            y_static = graf_brut.y_static
-        graf = _GrafCuNumarator(graf_brut)
-        adresa_x = x_static.data_ptr()
-        with torch.no_grad():
-            initial = model(x_static.clone())  # ce conține y_static înaintea primului apel
-
-        intrari = _intrari(3, 4, dispozitiv, samanta=11)
-        rezultate, instantanee = [], []
-        for i, x_nou in enumerate(intrari, start=1):
-            inainte = graf.reluari
-            rezultat = apeleaza(reia, graf, x_static, y_static, x_nou.clone())
-            if graf.reluari == inainte:
-                raise GresealaCursant(
-                    f"N-ai apelat graf.replay() (la apelul {i}): fără reluare, graful nu rulează și "
-                    "y_static nu primește rezultatul intrării noi. Dacă ai calculat rezultatul apelând "
-                    "direct modelul, asta e execuția eager, operație cu operație: exact costul "
-                    f"lansării (*launch overhead*) pe care graful îl elimină. {_PASII_1}"
-                )
-            if x_static.data_ptr() != adresa_x:
-                raise GresealaCursant(
-                    "Ai schimbat memoria din spatele lui x_static (cu .data = ... sau .set_(...)): graful "
-                    "capturat citește în continuare de la adresa veche, deci nu vede intrarea nouă. "
-                    "Copiază valorile pe loc, în aceeași memorie: x_static.copy_(x_nou)."
-                )
-            if not torch.equal(x_static, x_nou):
-                raise GresealaCursant(
-                    f"După apelul {i}, x_static nu conține valorile lui x_nou, deci graful a calculat tot "
-                    "pe intrarea veche. Graful capturat citește mereu de la aceeași adresă de memorie, "
-                    "cea a lui x_static; `x_static = x_nou` doar leagă numele local x_static de alt tensor "
-                    "și nu schimbă nimic în memoria pe care o citește graful. Copiază valorile pe loc: "
-                    "x_static.copy_(x_nou)."
-                )
-            if rezultat is None:
-                raise GresealaCursant("Funcția a întors None: ai uitat `return y_static.clone()`?")
-            if not isinstance(rezultat, torch.Tensor):
-                raise GresealaCursant(
-                    f"Trebuia un tensor (o copie a lui y_static), dar am primit {type(rezultat).__name__}."
-                )
-            if _aceeasi_memorie(rezultat, y_static):
-                raise GresealaCursant(
-                    "Întorci chiar bufferul static y_static (sau o vedere a lui, cu aceeași memorie): "
-                    "următoarea reluare a grafului îl suprascrie, iar rezultatul pe care l-ai dat deja se "
-                    "schimbă sub ochii celui care îl folosește. Întoarce o copie: return y_static.clone()."
-                )
-            rezultate.append(rezultat)
-            instantanee.append(rezultat.detach().clone())
+        model = _retea_mica(dispozitiv, _samanta(aleator))
+        rezultate, instantanee, apel = [], [], 0
+        for randuri in aleator.sample(range(1, 9), 2):
+            x_static = _intrari(1, randuri, dispozitiv, _samanta(aleator))[0]
+            if dispozitiv.type == "cuda":
+                graf_brut, y_static = _captureaza_pe_gpu(model, x_static)
+            else:
+                graf_brut = GrafSimulat(model, x_static)
+                y_static = graf_brut.y_static
+            graf, stare = _graf_numarat(graf_brut)
+            adrese = (x_static.data_ptr(), x_static.shape, x_static.dtype, y_static.data_ptr(), y_static.shape)
+            intrari = _intrari(aleator.randint(2, 4), randuri, dispozitiv, _samanta(aleator))
+            with torch.no_grad():
+                precedent = model(x_static.clone())  # ce conține y_static înaintea primului apel
+                asteptate = [model(x) for x in intrari]
+            for x_nou, asteptat in zip(intrari, asteptate):
+                apel += 1
+                inainte = stare["reluari"]
+                rezultat = apeleaza(reia, graf, x_static, y_static, x_nou.clone(), limita_s=LIMITA_APEL_1_S,
+                                    ce="funcția ta `reia`")
+                _verifica_pasul_1(rezultat, stare, inainte, x_static, y_static, adrese, x_nou, asteptat,
+                                  precedent, toleranta, apel)
+                rezultate.append(rezultat)
+                instantanee.append(rezultat.detach().clone())
+                precedent = asteptat
 
         if dispozitiv.type == "cuda":
             torch.cuda.synchronize()
         for i, (rezultat, instantaneu) in enumerate(zip(rezultate, instantanee), start=1):
-            if rezultat.shape != instantaneu.shape or not torch.equal(rezultat, instantaneu):
+            if (
+                rezultat.shape != instantaneu.shape
+                or rezultat.dtype != instantaneu.dtype
+                or rezultat.device != instantaneu.device
+                or not torch.equal(rezultat, instantaneu)
+            ):
                 raise GresealaCursant(
                     f"Rezultatul apelului {i} s-a schimbat după apelurile următoare: întorci o memorie pe "
                     "care reluările următoare o suprascriu. Întoarce la fiecare apel o copie nouă: "
                     "return y_static.clone()."
                 )
-        with torch.no_grad():
-            asteptate = [model(x) for x in intrari]
-        precedente = [initial] + asteptate[:-1]  # ieșirea intrării de dinainte de fiecare apel
-        for i, (rezultat, asteptat, precedent) in enumerate(zip(rezultate, asteptate, precedente), start=1):
-            if _apropiat(rezultat, asteptat, toleranta):
-                continue
-            if _apropiat(rezultat, precedent, toleranta):
-                raise GresealaCursant(
-                    f"Rezultatul apelului {i} e ieșirea intrării precedente: ai copiat y_static înainte de "
-                    "graf.replay() (sau ai copiat intrarea după reluare). Ordinea contează: întâi "
-                    "x_static.copy_(x_nou), apoi graf.replay(), abia apoi y_static.clone()."
-                )
-            if rezultat.device != asteptat.device:
-                rezultat = rezultat.to(asteptat.device)  # o copie pe alt dispozitiv e tot o copie
-            compara_tensori(rezultat, asteptat, f"apelul {i}", **toleranta)
-        unde = "un graf CUDA adevărat" if dispozitiv.type == "cuda" else "un graf simulat (mașina n-are GPU)"
+        unde = "grafuri CUDA adevărate" if dispozitiv.type == "cuda" else "grafuri simulate (mașina n-are GPU)"
         return (
-            f"Trei intrări noi, trei rezultate corecte, pe {unde}. O reluare lansează tot "
-            "graful dintr-o dată, nu câte un kernel pe operație. torch.compile(mode=\"reduce-overhead\") "
-            "face singur copierea intrării și reluarea, dar nu și copia ieșirii: despre asta e "
-            "exercițiul următor."
+            f"{cu_substantiv(apel, 'intrare nouă', 'intrări noi')}, pe două forme, pe {unde}: de fiecare "
+            "dată ai copiat intrarea în bufferul static, ai reluat graful și ai întors o copie a ieșirii. "
+            "O reluare lansează tot graful dintr-o dată, nu câte un kernel pe operație. "
+            "torch.compile(mode=\"reduce-overhead\") face singur copierea intrării și reluarea, dar nu și "
+            "copia ieșirii: despre asta e exercițiul următor."
         )
 
-    return verificare("Exercițiul 1", corp)
+    limita = LIMITA_VERIFICARE_1_S * (2 if torch.cuda.is_available() else 1)
+    return verificare("Exercițiul 1", corp, limita_s=limita)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,15 +343,17 @@ class ModelCuIesireStatica:
 
     Un astfel de model rulează, la fiecare apel, o reluare a grafului CUDA, care scrie rezultatul
     mereu în același buffer static de ieșire. `ModelCuIesireStatica(model)` face la fel: calculează
-    `model(x)` și copiază rezultatul într-un singur buffer, alocat la primul apel, pe care îl
-    întoarce de fiecare dată. Un tensor primit la un apel își schimbă deci valorile la apelul
-    următor, exact ca ieșirea unui model compilat cu reduce-overhead (care, în plus, te oprește cu
-    o eroare dacă citești o ieșire suprascrisă).
+    `model(x)` și copiază rezultatul într-un singur buffer, alocat la primul apel (și din nou doar
+    la o formă nouă, ca un graf nou), pe care îl întoarce de fiecare dată. Un tensor primit la un
+    apel își schimbă deci valorile la apelul următor, exact ca ieșirea unui model compilat cu
+    reduce-overhead (care, în plus, te oprește cu o eroare dacă citești o ieșire suprascrisă).
+    `apeluri` numără apelurile, `buffere` ține bufferele statice alocate.
     """
 
     def __init__(self, model):
         self.model = model
         self.apeluri = 0
+        self.buffere: list[torch.Tensor] = []
         self._iesire = None
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
@@ -268,9 +367,33 @@ class ModelCuIesireStatica:
             or iesire.device != rezultat.device
         ):
             self._iesire = iesire = torch.empty_like(rezultat)  # o formă nouă: un „graf” nou
+            self.buffere.append(iesire)
         iesire.copy_(rezultat)
         self.apeluri += 1
         return iesire
+
+
+class ModelDeApelat:
+    """Ce primește funcția cursantului la exercițiul 2: un model care poate fi doar apelat. Nu dă
+    acces la modelul din spatele lui (cel eager, din `ModelCuIesireStatica`, sau `_orig_mod` al
+    celui compilat), deci ieșirile nu pot fi luate ocolind bufferul static."""
+
+    __slots__ = ("_apel",)
+
+    def __init__(self, apel):
+        object.__setattr__(self, "_apel", apel)
+
+    def __getattr__(self, nume):
+        raise AttributeError(f"modelul primit poate fi doar apelat, model(x); nu are „{nume}”")
+
+    def __setattr__(self, nume, valoare):
+        raise AttributeError(f"modelul nu are atributul „{nume}” de schimbat")
+
+    def __call__(self, *argumente, **argumente_numite):
+        return self._apel(*argumente, **argumente_numite)
+
+    def __repr__(self) -> str:
+        return "<model cu ieșire statică: model(x) întoarce mereu același buffer>"
 
 
 _EXPLICATIA_2 = (
@@ -289,12 +412,16 @@ _MESAJ_SUPRASCRIS_REAL = (
 
 
 def _e_suprascriere(eroare: BaseException | str) -> bool:
-    return "overwritten" in str(eroare)
+    text = str(eroare)
+    return "overwritten" in text and not text.startswith(_MESAJ_SUPRASCRIS_REAL)
 
 
-def _inspecteaza_iesirile(rezultat, asteptate: list[torch.Tensor], toleranta: dict) -> None:
-    """Ridică `GresealaCursant` dacă lista de ieșiri nu e cea așteptată (tip, lungime, memorie
-    comună, valori)."""
+def _de_ori(numar: int) -> str:
+    return "o singură dată" if numar == 1 else f"de {cu_substantiv(numar, 'dată', 'ori')}"
+
+
+def _verifica_lista(rezultat, numar: int) -> None:
+    """Forma răspunsului: o listă (sau un tuplu) de `numar` tensori."""
     if rezultat is None:
         raise GresealaCursant("Funcția a întors None: ai uitat `return`?")
     if isinstance(rezultat, torch.Tensor):
@@ -307,10 +434,11 @@ def _inspecteaza_iesirile(rezultat, asteptate: list[torch.Tensor], toleranta: di
             f"Trebuia o listă de tensori, dar am primit {type(rezultat).__name__}. Pune ieșirile într-o "
             "listă: [model(x).clone() for x in intrari]."
         )
-    if len(rezultat) != len(asteptate):
+    if len(rezultat) != numar:
         raise GresealaCursant(
-            f"Lista ta are {len(rezultat)} elemente, dar ai primit {len(asteptate)} intrări: trebuie câte "
-            "o ieșire pentru fiecare intrare, în aceeași ordine."
+            f"Lista ta are {cu_substantiv(len(rezultat), 'element', 'elemente')}, dar ai primit "
+            f"{cu_substantiv(numar, 'intrare', 'intrări')}: trebuie câte o ieșire pentru fiecare intrare, "
+            "în aceeași ordine (verificarea dă liste de lungimi diferite)."
         )
     for i, iesire in enumerate(rezultat):
         if iesire is None:
@@ -320,10 +448,18 @@ def _inspecteaza_iesirile(rezultat, asteptate: list[torch.Tensor], toleranta: di
                 f"Elementul {i} al listei nu e un tensor, ci {type(iesire).__name__}: păstrează tensorul "
                 "întreg (o copie a lui), nu .item() sau .tolist()."
             )
+
+
+def _inspecteaza_iesirile(rezultat, asteptate: list[torch.Tensor], toleranta: dict, buffere,
+                          asteptate_dupa: list[torch.Tensor]) -> None:
+    """Ridică `GresealaCursant` dacă ieșirile nu sunt copii independente, cu valorile așteptate.
+    `buffere`: bufferele statice ale modelului (cunoscute doar la imitație); `asteptate_dupa`:
+    ieșirile apelurilor făcute de verificare după ce funcția cursantului s-a terminat."""
     for i in range(len(rezultat)):
         for j in range(i + 1, len(rezultat)):
             a, b = rezultat[i], rezultat[j]
-            if a is b or (a.device == b.device and a.data_ptr() == b.data_ptr()):
+            if a is b or (_tensor_obisnuit(a) and _tensor_obisnuit(b) and a.device == b.device
+                          and a.data_ptr() == b.data_ptr()):
                 nota_cpu = ""
                 if a.device.type == "cpu":
                     nota_cpu = (
@@ -334,15 +470,18 @@ def _inspecteaza_iesirile(rezultat, asteptate: list[torch.Tensor], toleranta: di
                     f"Ieșirile {i} și {j} din listă sunt același tensor, la aceeași adresă de memorie, deci "
                     f"au aceleași valori: ale ultimului apel. {_EXPLICATIA_2}{nota_cpu}"
                 )
+    for i, iesire in enumerate(rezultat):
+        if any(_aceeasi_memorie(iesire, buffer) for buffer in buffere):
+            raise GresealaCursant(
+                f"Ieșirea {i} din listă e chiar bufferul static în care modelul scrie la fiecare apel (sau "
+                "o vedere a lui): după ce funcția ta se termină, modelul mai e apelat și o suprascrie. "
+                f"Copiaz-o și pe ea. {_EXPLICATIA_2}"
+            )
     ultima = asteptate[-1]
-    suprascrise, prima_gresita = [], None
-    for i, (iesire, asteptat) in enumerate(zip(rezultat, asteptate)):
-        if _apropiat(iesire, asteptat, toleranta):
-            continue
-        if i < len(asteptate) - 1 and _apropiat(iesire, ultima, toleranta):
-            suprascrise.append(i)
-        elif prima_gresita is None:
-            prima_gresita = i
+    suprascrise = [
+        i for i, (iesire, asteptat) in enumerate(zip(rezultat, asteptate))
+        if i < len(asteptate) - 1 and _apropiat(iesire, ultima, toleranta) and not _apropiat(iesire, asteptat, toleranta)
+    ]
     if suprascrise:
         care = ", ".join(str(i) for i in suprascrise)
         raise GresealaCursant(
@@ -350,19 +489,31 @@ def _inspecteaza_iesirile(rezultat, asteptate: list[torch.Tensor], toleranta: di
             f"următoare, înainte să le copiezi. Copia trebuie făcută imediat după fiecare apel, nu la "
             f"final. {_EXPLICATIA_2}"
         )
-    if prima_gresita is not None:
-        iesire, asteptat = rezultat[prima_gresita], asteptate[prima_gresita]
-        if iesire.device != asteptat.device:
-            iesire = iesire.to(asteptat.device)  # o copie pe alt dispozitiv (.cpu()) e în regulă
-        compara_tensori(iesire, asteptat, f"ieșirea pentru intrarea {prima_gresita}", **toleranta)
+    for i, (iesire, asteptat) in enumerate(zip(rezultat, asteptate)):
+        if not _apropiat(iesire, asteptat, toleranta) and any(
+            _apropiat(iesire, dupa, toleranta) for dupa in asteptate_dupa
+        ):
+            raise GresealaCursant(
+                f"Ieșirea {i} s-a schimbat după ce funcția ta s-a terminat: are valorile unui apel al "
+                "modelului făcut de verificare după ea, deci e memoria modelului, nu o copie. "
+                f"{_EXPLICATIA_2}"
+            )
+    for i, (iesire, asteptat) in enumerate(zip(rezultat, asteptate)):
+        compara_tensori(iesire, asteptat, f"ieșirea pentru intrarea {i}", **toleranta)
 
 
-def _verifica_cu_model(ruleaza_tot, model, intrari: list[torch.Tensor], asteptate: list[torch.Tensor], toleranta: dict) -> None:
-    """Rulează `ruleaza_tot(model, intrari)` și inspectează ieșirile; traduce orice eroare apărută
-    la citirea lor (de exemplu, o ieșire suprascrisă a unui model compilat)."""
+def _verifica_cu_model(ruleaza_tot, model, intrari: list[torch.Tensor], asteptate: list[torch.Tensor],
+                       toleranta: dict, *, apeluri, buffere=lambda: (), dupa=(), asteptate_dupa=(),
+                       limita_s: float = LIMITA_APEL_2_S) -> None:
+    """Rulează `ruleaza_tot(model, intrari)`, verifică că modelul a fost apelat pe fiecare intrare,
+    mai apelează modelul pe intrările `dupa` (pasul următor al celui care folosește ieșirile) și
+    inspectează ieșirile. Traduce orice eroare apărută la citirea lor (de exemplu, o ieșire
+    suprascrisă a unui model compilat). `apeluri()` spune câte apeluri a primit modelul."""
+    inainte = apeluri()
     try:
         with torch.no_grad():
-            rezultat = apeleaza(ruleaza_tot, model, list(intrari))
+            rezultat = apeleaza(ruleaza_tot, model, [x.clone() for x in intrari], limita_s=limita_s,
+                                ce="funcția ta `ruleaza_tot`")
     except GresealaCursant as greseala:
         if _e_suprascriere(greseala):
             raise GresealaCursant(
@@ -370,9 +521,26 @@ def _verifica_cu_model(ruleaza_tot, model, intrari: list[torch.Tensor], asteptat
                 f"ulterior al modelului. {_EXPLICATIA_2}"
             ) from None
         raise
+    facute = apeluri() - inainte
+    _verifica_lista(rezultat, len(intrari))
+    if facute < len(intrari):
+        raise GresealaCursant(
+            (f"Ai apelat modelul {_de_ori(facute)} pentru {cu_substantiv(len(intrari), 'intrare', 'intrări')}"
+             if facute else "N-ai apelat deloc modelul primit")
+            + ": apelează-l câte o dată pe fiecare intrare, ca bucla de la care pornești. Ce lipsește e "
+            "copia fiecărei ieșiri, nu alt fel de a obține rezultatele."
+        )
     try:
-        _inspecteaza_iesirile(rezultat, asteptate, toleranta)
-    except GresealaCursant:
+        with torch.no_grad():
+            for x in dupa:
+                model(x)
+        _inspecteaza_iesirile(rezultat, asteptate, toleranta, list(buffere()), list(asteptate_dupa))
+    except GresealaCursant as greseala:
+        if _e_suprascriere(greseala):
+            raise GresealaCursant(
+                _MESAJ_SUPRASCRIS_REAL + "S-a întâmplat când am citit lista pe care ai întors-o: cel puțin "
+                f"o ieșire din ea nu mai există. {_EXPLICATIA_2}"
+            ) from None
         raise
     except Exception as eroare:  # citirea unei ieșiri a ridicat o eroare
         if _e_suprascriere(eroare):
@@ -392,11 +560,14 @@ _MODEL_COMPILAT: dict = {}
 
 
 def _model_compilat_pe_gpu():
-    """Rețeaua mică, compilată cu mode="reduce-overhead" și încălzită pe GPU. Se compilează o
-    singură dată pe sesiune (recompilările repetate ar atinge limita de recompilări)."""
+    """Rețeaua mică, compilată cu mode="reduce-overhead" și încălzită pe GPU, pe loturi de 2. Se
+    compilează o singură dată pe sesiune (recompilările repetate ar atinge limita de
+    recompilări), deci ponderile ei sunt fixe. Cu dynamic=False, un cursant care o apelează pe
+    altă formă (toate intrările lipite într-un lot) primește un graf separat, iar cel pentru
+    loturi de 2 rămâne cum era."""
     if "model" not in _MODEL_COMPILAT:
         modul = _retea_mica("cuda")
-        compilat = torch.compile(modul, mode="reduce-overhead")
+        compilat = torch.compile(modul, mode="reduce-overhead", dynamic=False)
         _MODEL_COMPILAT.update(modul=modul, model=compilat)
     modul, compilat = _MODEL_COMPILAT["modul"], _MODEL_COMPILAT["model"]
     with torch.no_grad():
@@ -406,11 +577,62 @@ def _model_compilat_pe_gpu():
     return modul, compilat
 
 
+def _runda_imitatie(ruleaza_tot, aleator, dispozitiv, toleranta, numar: int, randuri: int) -> None:
+    """O rundă cu `ModelCuIesireStatica`: o rețea cu ponderi noi, `numar` intrări de forma
+    (randuri, 32)."""
+    modul = _retea_mica(dispozitiv, _samanta(aleator))
+    intrari = _intrari(numar, randuri, dispozitiv, _samanta(aleator))
+    dupa = _intrari(2, randuri, dispozitiv, _samanta(aleator))
+    with torch.no_grad():
+        asteptate = [modul(x) for x in intrari]
+        asteptate_dupa = [modul(x) for x in dupa]
+    imitatie = ModelCuIesireStatica(modul)
+    _verifica_cu_model(
+        ruleaza_tot, ModelDeApelat(imitatie), intrari, asteptate, toleranta,
+        apeluri=lambda: imitatie.apeluri, buffere=lambda: imitatie.buffere, dupa=dupa,
+        asteptate_dupa=asteptate_dupa, limita_s=LIMITA_APEL_2_S,
+    )
+
+
+def _runda_compilat(ruleaza_tot, aleator, toleranta) -> None:
+    """O rundă cu modelul compilat cu reduce-overhead adevărat, pe GPU (loturi de 2, forma cu
+    care a fost încălzit, ca să nu se recompileze)."""
+    try:
+        modul, compilat = _model_compilat_pe_gpu()
+    except Exception as eroare:
+        raise GresealaCursant(
+            "Soluția ta e corectă pe modelul care imită bufferul static, dar n-am reușit să compilez "
+            f"modelul de verificare cu mode=\"reduce-overhead\" ({type(eroare).__name__}: "
+            f"{str(eroare).strip().splitlines()[0][:200] if str(eroare).strip() else ''}). "
+            "Repornește kernel-ul notebook-ului și rulează din nou."
+        ) from None
+    intrari = _intrari(aleator.randint(2, 7), 2, "cuda", _samanta(aleator))
+    dupa = _intrari(2, 2, "cuda", _samanta(aleator))
+    with torch.no_grad():
+        asteptate = [modul(x) for x in intrari]
+        asteptate_dupa = [modul(x) for x in dupa]
+    stare = {"apeluri": 0}
+
+    def apel(x):
+        stare["apeluri"] += 1
+        return compilat(x)
+
+    _verifica_cu_model(
+        ruleaza_tot, ModelDeApelat(apel), intrari, asteptate, toleranta, apeluri=lambda: stare["apeluri"],
+        dupa=dupa, asteptate_dupa=asteptate_dupa, limita_s=LIMITA_APEL_2_COMPILAT_S,
+    )
+
+
 def exercitiul_2(ruleaza_tot) -> Rezultat:
     """Verifică `ruleaza_tot(model, intrari) -> list`: câte o ieșire pentru fiecare intrare,
-    corectă chiar dacă `model` își refolosește memoria de ieșire de la un apel la altul. Testează
-    cu `ModelCuIesireStatica` (pe CPU sau GPU) și, pe GPU, și cu
-    `torch.compile(model, mode="reduce-overhead")` adevărat.
+    corectă chiar dacă `model` își refolosește memoria de ieșire de la un apel la altul.
+
+    Două runde cu `ModelCuIesireStatica` (pe CPU sau GPU), cu ponderi, număr de intrări și forme
+    alese aleator, și, pe GPU, una cu `torch.compile(model, mode="reduce-overhead")` adevărat. În
+    fiecare rundă: modelul trebuie apelat pe fiecare intrare; după ce funcția se termină,
+    verificarea mai apelează modelul (pasul următor), apoi cere ca fiecare ieșire să fie o copie
+    independentă (nu bufferul static, nu aceeași memorie cu alta), cu tipul, dispozitivul și
+    valorile așteptate.
 
     Greșelile le prinde `ModelCuIesireStatica`, mereu la fel. Modelul compilat adevărat e o
     confirmare în plus: el suprascrie ieșirile doar cât timp fiecare apel e un pas nou; după ce
@@ -420,38 +642,28 @@ def exercitiul_2(ruleaza_tot) -> Rezultat:
     def corp():
         if not callable(ruleaza_tot):
             apeleaza(ruleaza_tot)  # mesajul comun pentru ceva ce nu e funcție
+        aleator = generator_aleator()
         dispozitiv = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         toleranta = _toleranta(dispozitiv)
-        modul = _retea_mica(dispozitiv)
-        intrari = _intrari(4, 2, dispozitiv, samanta=21)
-        with torch.no_grad():
-            asteptate = [modul(x) for x in intrari]
-        _verifica_cu_model(ruleaza_tot, ModelCuIesireStatica(modul), intrari, asteptate, toleranta)
+        numere = aleator.sample(range(2, 8), 2)
+        for numar, randuri in zip(numere, aleator.sample(range(1, 7), 2)):
+            _runda_imitatie(ruleaza_tot, aleator, dispozitiv, toleranta, numar, randuri)
+        liste = f"liste de {format_numar(numere[0])} și de {format_numar(numere[1])} intrări"
         if dispozitiv.type != "cuda":
             return (
-                "Fiecare ieșire are memoria ei, deci supraviețuiește apelurilor următoare (verificat cu "
-                "un model care își refolosește bufferul de ieșire). Copia costă puțin față de tot "
+                f"Fiecare ieșire are memoria ei, deci supraviețuiește apelurilor următoare (verificat pe {liste}, "
+                "cu un model care își refolosește bufferul de ieșire). Copia costă puțin față de tot "
                 "modelul, dar fă-o doar pentru ieșirile pe care le păstrezi după apelul următor."
             )
-        try:
-            modul_gpu, compilat = _model_compilat_pe_gpu()
-            with torch.no_grad():
-                asteptate_gpu = [modul_gpu(x) for x in intrari]
-        except Exception as eroare:
-            raise GresealaCursant(
-                "Soluția ta e corectă pe modelul care imită bufferul static, dar n-am reușit să compilez "
-                f"modelul de verificare cu mode=\"reduce-overhead\" ({type(eroare).__name__}: "
-                f"{str(eroare).strip().splitlines()[0][:200] if str(eroare).strip() else ''}). "
-                "Repornește kernel-ul notebook-ului și rulează din nou."
-            ) from None
-        _verifica_cu_model(ruleaza_tot, compilat, intrari, asteptate_gpu, toleranta)
+        _runda_compilat(ruleaza_tot, aleator, toleranta)
         return (
-            "Fiecare ieșire are memoria ei, deci supraviețuiește apelurilor următoare, și cu modelul "
-            "compilat cu torch.compile(mode=\"reduce-overhead\") adevărat, pe GPU. Copia costă puțin "
-            "față de tot modelul, dar fă-o doar pentru ieșirile pe care le păstrezi după apelul următor."
+            f"Fiecare ieșire are memoria ei, deci supraviețuiește apelurilor următoare (verificat pe {liste}), "
+            "și cu modelul compilat cu torch.compile(mode=\"reduce-overhead\") adevărat, pe GPU. Copia costă "
+            "puțin față de tot modelul, dar fă-o doar pentru ieșirile pe care le păstrezi după apelul următor."
         )
 
-    return verificare("Exercițiul 2", corp)
+    limita = LIMITA_VERIFICARE_2_GPU_S if torch.cuda.is_available() else LIMITA_VERIFICARE_2_S
+    return verificare("Exercițiul 2", corp, limita_s=limita)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,51 +684,83 @@ MASURATORI_EXEMPLU = {
 }
 
 _PRAG_IMPLICIT = 1.2
+_LOTURI_POSIBILE = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+_PRAGURI_POSIBILE = (1.05, 1.1, 1.15, 1.25, 1.3, 1.5, 1.75, 2.0, 2.5, 3.0)
+#: Distanțele relative față de prag ale loturilor „chiar peste” și „chiar sub” prag: mai mici de
+#: 1%, ca un răspuns care mută pragul cu 1% (sau cu 0,1%) să nu arate ca o greșeală anume.
+_DISTANTE_LA_PRAG = (1e-4, 5e-4, 2e-3, 6e-3)
 
-# (descriere, măsurători, prag; None = valoarea implicită). Punctele „exact la prag” au valori
-# pentru care e / r == prag exact și în virgulă mobilă (și e >= prag * r, r / e <= 1 / prag).
-_CAZURI_3 = [
-    ("măsurătorile de exemplu", MASURATORI_EXEMPLU, None),
-    (
-        "măsurători cu zgomot, unde accelerarea nu scade monoton",
-        {1: (0.00400, 0.00100), 2: (0.00410, 0.00120), 4: (0.00430, 0.00380), 8: (0.00470, 0.00290),
-         16: (0.00600, 0.00560), 32: (0.01000, 0.01050)},
-        None,
-    ),
-    (
-        "măsurători unde niciun lot nu trece pragul",
-        {1: (0.00310, 0.00290), 8: (0.00500, 0.00480), 64: (0.02000, 0.02100), 256: (0.08000, 0.10000)},
-        None,
-    ),
-    (
-        "măsurători unde toate loturile trec pragul",
-        {1: (0.00500, 0.00100), 2: (0.00510, 0.00110), 4: (0.00520, 0.00130), 8: (0.00550, 0.00200)},
-        None,
-    ),
-    (
-        "măsurători cu loturile în altă ordine în dicționar",
-        {64: (0.01900, 0.01880), 4: (0.00420, 0.00130), 256: (0.07500, 0.07600), 1: (0.00400, 0.00100),
-         16: (0.00600, 0.00450), 2: (0.00410, 0.00110)},
-        None,
-    ),
-    (
-        "măsurători cu un lot exact la prag",
-        {1: (0.00400, 0.00100), 2: (0.00300, 0.00250), 4: (0.00330, 0.00300), 8: (0.00600, 0.00460)},
-        None,
-    ),
-    ("măsurătorile de exemplu", MASURATORI_EXEMPLU, 1.05),
-    (
-        "măsurători cu zgomot, unde accelerarea nu scade monoton",
-        {1: (0.00400, 0.00100), 2: (0.00410, 0.00120), 4: (0.00430, 0.00380), 8: (0.00470, 0.00290),
-         16: (0.00600, 0.00560), 32: (0.01000, 0.01050)},
-        2.0,
-    ),
-    (
-        "măsurători cu un lot exact la prag",
-        {1: (0.00500, 0.00400), 2: (0.00500, 0.00410), 4: (0.01000, 0.00500), 8: (0.00600, 0.00590)},
-        1.25,
-    ),
-]
+
+def _lot_exact_la_prag(prag: float, aleator) -> tuple[float, float]:
+    """Timpi (e, r) cu accelerarea exact egală cu pragul, și în virgulă mobilă, în toate formele
+    corecte ale comparației: e / r == prag, e == prag * r, r / e == 1 / prag, e / prag == r,
+    (e - r) / r >= prag - 1, 1 / (r / e) >= prag."""
+    for _ in range(10_000):
+        r = round(aleator.uniform(0.0005, 0.02), 5)
+        e = prag * r
+        if (
+            e / r == prag and r / e == 1 / prag and e / prag == r and (e - r) / r >= prag - 1
+            and 1 / (r / e) >= prag and e >= r * prag
+        ):
+            return e, r
+    raise RuntimeError(f"n-am găsit timpi exact la pragul {prag}")  # nu se întâmplă: ~50% reușesc
+
+
+def _timpi(accelerare: float, aleator) -> tuple[float, float]:
+    r = aleator.uniform(0.0005, 0.02)
+    return r * accelerare, r
+
+
+def _set_aleator(aleator, prag: float, roluri: list[str]) -> dict:
+    """Un dicționar de măsurători: câte un lot (crescător) pentru fiecare rol din `roluri`, cu
+    accelerarea cerută de rol; cheile puse în dicționar într-o ordine amestecată."""
+    loturi = sorted(aleator.sample(_LOTURI_POSIBILE, len(roluri)))
+    masuratori = {}
+    for lot, rol in zip(loturi, roluri):
+        if rol == "exact":
+            masuratori[lot] = _lot_exact_la_prag(prag, aleator)
+            continue
+        distanta = aleator.choice(_DISTANTE_LA_PRAG)
+        accelerare = {
+            "mult_peste": prag * aleator.uniform(1.3, 3.0),
+            "peste": prag * (1 + distanta),
+            "sub": prag * (1 - distanta),
+            "mult_sub": prag * aleator.uniform(0.6, 0.9),
+            "lent": aleator.uniform(0.5, 0.9) / prag,  # reduce-overhead mai lent de peste prag ori
+        }[rol]
+        masuratori[lot] = _timpi(accelerare, aleator)
+    chei = list(masuratori)
+    while len(chei) > 1 and chei == sorted(chei):
+        aleator.shuffle(chei)
+    return {lot: masuratori[lot] for lot in chei}
+
+
+def _cazuri_3(aleator) -> list[tuple[str, dict, float | None]]:
+    """Seturile de măsurători ale unei verificări: (descriere, măsurători, prag; None = pragul
+    implicit). Exemplul din enunț, apoi seturi noi la fiecare rulare, alese ca fiecare greșeală
+    tipică să dea alt răspuns decât cel corect: loturi exact la prag și foarte aproape de el (sub
+    1%), o scădere sub prag urmată de o revenire, loturi la care reduce-overhead e mai lent,
+    chei nesortate, praguri date mai mici și mai mari decât 1,2."""
+
+    def zgomot(prag):
+        mijloc = ["exact", "peste", "sub"]
+        aleator.shuffle(mijloc)
+        roluri = ["mult_peste"] * aleator.randint(1, 2) + ["mult_sub"] + mijloc
+        return roluri + ["mult_sub"] * aleator.randint(0, 1) + ["lent"] * aleator.randint(1, 2)
+
+    mici = [p for p in _PRAGURI_POSIBILE if p < _PRAG_IMPLICIT]
+    mari = [p for p in _PRAGURI_POSIBILE if p > _PRAG_IMPLICIT]
+    prag_mic, prag_mare = aleator.choice(mici), aleator.choice(mari)
+    return [
+        ("măsurătorile de exemplu", MASURATORI_EXEMPLU, None),
+        ("măsurători cu zgomot, unde accelerarea nu scade monoton", _set_aleator(aleator, _PRAG_IMPLICIT, zgomot(_PRAG_IMPLICIT)), None),
+        ("măsurători cu zgomot, cu un prag mai mic", _set_aleator(aleator, prag_mic, zgomot(prag_mic)), prag_mic),
+        ("măsurători cu zgomot, cu un prag mai mare", _set_aleator(aleator, prag_mare, zgomot(prag_mare)), prag_mare),
+        ("măsurători unde niciun lot nu trece pragul",
+         _set_aleator(aleator, _PRAG_IMPLICIT, ["mult_sub", "sub", "mult_sub", "lent"]), None),
+        ("măsurători unde toate loturile trec pragul",
+         _set_aleator(aleator, _PRAG_IMPLICIT, ["mult_peste", "exact", "peste", "mult_peste"]), None),
+    ]
 
 
 def _rentabile(masuratori: dict, prag: float, conditie=None) -> list:
@@ -541,7 +785,9 @@ _PASUL_3 = (
     "reduce-overhead), iar lotul merită dacă accelerarea >= prag."
 )
 
-# (ipoteză, mesaj): greșelile tipice, recunoscute după răspunsul pe care îl dau
+# (ipoteză, mesaj): greșelile tipice. O greșeală e numită doar dacă răspunsurile date pe TOATE
+# seturile de măsurători sunt exact cele ale ipotezei; seturile sunt alese ca ipotezele să difere
+# între ele și de răspunsul corect (vezi `_cazuri_3`).
 _IPOTEZE_3 = [
     (
         lambda m, p: _rentabile(m, p, lambda e, r, p: r / e >= p),
@@ -563,8 +809,13 @@ _IPOTEZE_3 = [
     ),
     (
         lambda m, p: _rentabile(m, _PRAG_IMPLICIT),
-        "Ignori argumentul prag: cu un prag dat de mine ai întors răspunsul pentru 1.2. Compară cu "
+        "Ignori argumentul prag: cu un prag dat de mine ai întors răspunsul pentru prag=1.2. Compară cu "
         "variabila prag, nu cu numărul 1.2 scris de mână.",
+    ),
+    (
+        lambda m, p: _rentabile(m, p, lambda e, r, p: (e - r) / r >= p),
+        "Ai comparat cu pragul câștigul relativ, (timp_eager − timp_reduce_overhead) / "
+        f"timp_reduce_overhead, care e cu 1 mai mic decât accelerarea. {_PASUL_3}",
     ),
     (
         lambda m, p: _pana_la_primul_sub_prag(m, p, sorted(m)),
@@ -585,14 +836,15 @@ def _accelerari(masuratori: dict) -> dict:
     return {lot: e / r for lot, (e, r) in masuratori.items()}
 
 
-def _text_accelerari(masuratori: dict) -> str:
+def _text_accelerari(masuratori: dict, loturi=None) -> str:
+    accelerari = _accelerari(masuratori)
     return ", ".join(
-        f"{format_numar(lot)}: {format_numar(a, 3)}×" for lot, a in sorted(_accelerari(masuratori).items())
+        f"{format_numar(lot)}: {numar_precis(accelerari[lot])}×" for lot in sorted(loturi if loturi is not None else accelerari)
     )
 
 
 def _cu_prag(prag) -> str:
-    return f"cu prag={prag}" if prag is not None else f"cu pragul implicit, {_PRAG_IMPLICIT}"
+    return f"cu prag={prag}" if prag is not None else f"cu pragul implicit, prag={_PRAG_IMPLICIT}"
 
 
 def _verifica_semnatura_3(functie) -> None:
@@ -661,8 +913,8 @@ def _lista_de_loturi(rezultat, masuratori: dict) -> list:
             math.isclose(float(element), a, rel_tol=1e-6) for a in accelerari
         ):
             raise GresealaCursant(
-                f"Ai întors accelerările (de exemplu {format_numar(float(element))}), nu dimensiunile loturilor: "
-                "pune în listă cheia lotului, nu raportul timpilor."
+                f"Ai întors accelerările (de exemplu {numar_precis(float(element))}), nu dimensiunile "
+                "loturilor: pune în listă cheia lotului, nu raportul timpilor."
             )
         raise GresealaCursant(
             f"Elementele listei trebuie să fie dimensiuni de lot (int, cheile dicționarului), dar am "
@@ -671,20 +923,39 @@ def _lista_de_loturi(rezultat, masuratori: dict) -> list:
     return [int(element) for element in rezultat]
 
 
+def _respinge(mesaj: str, caz: tuple, raspuns: list, asteptat: list):
+    descriere, masuratori, prag = caz
+    lipsa = [lot for lot in asteptat if lot not in raspuns]
+    in_plus = [lot for lot in raspuns if lot not in asteptat and lot in masuratori]
+    detalii = []
+    if lipsa:
+        detalii.append(f"îți lipsesc {_text_accelerari(masuratori, lipsa)}")
+    if in_plus:
+        detalii.append(f"ai în plus {_text_accelerari(masuratori, in_plus)}")
+    raise GresealaCursant(
+        f"{mesaj}\nPe {descriere} ({_cu_prag(prag)}) trebuia {asteptat}, dar ai întors {raspuns}"
+        + (f" ({'; '.join(detalii)})" if detalii else "")
+        + f". Accelerările tuturor loturilor sunt: {_text_accelerari(masuratori)}."
+    )
+
+
 def exercitiul_3(batch_uri_rentabile) -> Rezultat:
     """Verifică `batch_uri_rentabile(masuratori, prag=1.2)`: lista sortată a loturilor cu
-    timp_eager / timp_reduce_overhead >= prag, pe mai multe seturi de măsurători sintetice
-    (scădere tipică, zgomot nemonoton, niciun lot, toate loturile, chei nesortate, un lot exact la
-    prag, praguri date). Recunoaște greșelile tipice după răspunsurile date pe toate seturile."""
+    timp_eager / timp_reduce_overhead >= prag, pe exemplul din enunț și pe seturi de măsurători
+    noi la fiecare rulare (vezi `_cazuri_3`). Numește o greșeală tipică doar dacă răspunsurile
+    de pe toate seturile sunt exact ale ei; altfel arată primul set greșit, cu loturile care
+    lipsesc sau sunt în plus."""
 
     def corp():
         if not callable(batch_uri_rentabile):
             apeleaza(batch_uri_rentabile)  # mesajul comun pentru ceva ce nu e funcție
         _verifica_semnatura_3(batch_uri_rentabile)
-        raspunsuri = []
-        for descriere, masuratori, prag in _CAZURI_3:
+        cazuri = _cazuri_3(generator_aleator())
+        raspunsuri, asteptate = [], []
+        for descriere, masuratori, prag in cazuri:
             argumente = (dict(masuratori),) if prag is None else (dict(masuratori), prag)
-            rezultat = apeleaza(batch_uri_rentabile, *argumente)
+            rezultat = apeleaza(batch_uri_rentabile, *argumente, limita_s=LIMITA_APEL_3_S,
+                                ce="funcția ta `batch_uri_rentabile`")
             loturi = _lista_de_loturi(rezultat, masuratori)
             asteptat = _rentabile(masuratori, _PRAG_IMPLICIT if prag is None else prag)
             if loturi != asteptat and sorted(loturi) == asteptat:
@@ -693,39 +964,45 @@ def exercitiul_3(batch_uri_rentabile) -> Rezultat:
                     "dicționar vin în ordinea în care au fost puse, nu neapărat crescător: întoarce "
                     "sorted(...)."
                 )
+            straine = [lot for lot in loturi if lot not in masuratori]
+            if straine:
+                raise GresealaCursant(
+                    f"Ai întors lotul {straine[0]}, care nu e o cheie a dicționarului primit (pe {descriere}, "
+                    f"{_cu_prag(prag)}, loturile sunt {sorted(masuratori)}): lista trebuie calculată din "
+                    "dicționarul masuratori, nu scrisă de mână."
+                )
+            if len(set(loturi)) != len(loturi):
+                raise GresealaCursant(
+                    f"Lista ta conține de mai multe ori același lot ({loturi}): fiecare lot apare o singură dată."
+                )
             raspunsuri.append(sorted(loturi))
-        asteptate = [_rentabile(m, _PRAG_IMPLICIT if p is None else p) for _, m, p in _CAZURI_3]
+            asteptate.append(asteptat)
         gresite = [i for i, (r, a) in enumerate(zip(raspunsuri, asteptate)) if r != a]
         if not gresite:
             return (
-                "Alegi loturile după măsurători, nu după o regulă presupusă. Câștigul din "
-                "reduce-overhead vine din costul lansării, care contează la loturi mici, când GPU-ul "
-                "așteaptă după CPU, și se stinge la loturi mari, unde lucrul din fiecare kernel domină."
+                f"Corect pe {cu_substantiv(len(cazuri), 'set', 'seturi')} de măsurători, cu loturi exact la "
+                "prag și foarte aproape de el. Alegi loturile după măsurători, nu după o regulă presupusă. "
+                "Câștigul din reduce-overhead vine din costul lansării, care contează la loturi mici, când "
+                "GPU-ul așteaptă după CPU, și se stinge la loturi mari, unde lucrul din fiecare kernel domină."
             )
+        i = gresite[0]
         # 1. O greșeală tipică, aceeași pe toate seturile de măsurători.
         for ipoteza, mesaj in _IPOTEZE_3:
-            if all(r == ipoteza(m, _PRAG_IMPLICIT if p is None else p) for r, (_, m, p) in zip(raspunsuri, _CAZURI_3)):
-                return _respinge(mesaj, gresite[0], raspunsuri, asteptate)
+            if all(r == ipoteza(m, _PRAG_IMPLICIT if p is None else p) for r, (_, m, p) in zip(raspunsuri, cazuri)):
+                _respinge(mesaj, cazuri[i], raspunsuri[i], asteptate[i])
+        # 2. Același răspuns peste tot, deși loturile rentabile diferă de la un set la altul.
         if len({tuple(r) for r in raspunsuri}) == 1:
-            raise GresealaCursant(
-                f"Ai întors același răspuns, {raspunsuri[0]}, pentru toate seturile de măsurători: "
-                "calculează lista din dicționarul masuratori, nu o scrie de mână."
+            if not raspunsuri[0]:
+                _respinge(
+                    "Ai întors o listă goală pe toate seturile de măsurători, deși pe unele accelerarea "
+                    f"trece pragul. {_PASUL_3}", cazuri[i], raspunsuri[i], asteptate[i],
+                )
+            _respinge(
+                f"Ai întors același răspuns, {raspunsuri[0]}, pentru toate seturile de măsurători, deși "
+                "loturile rentabile diferă de la un set la altul: calculează lista din dicționarul "
+                "masuratori.", cazuri[i], raspunsuri[i], asteptate[i],
             )
-        # 2. Altfel, prima măsurătoare greșită, cu o ipoteză care se potrivește doar acolo.
-        i = gresite[0]
-        _, masuratori, prag = _CAZURI_3[i]
-        prag_efectiv = _PRAG_IMPLICIT if prag is None else prag
-        for ipoteza, mesaj in _IPOTEZE_3:
-            if raspunsuri[i] == ipoteza(masuratori, prag_efectiv):
-                return _respinge(mesaj, i, raspunsuri, asteptate)
-        return _respinge(f"Răspunsul nu e cel așteptat. {_PASUL_3}", i, raspunsuri, asteptate)
+        # 3. Altfel, primul set greșit, fără să ghicesc cauza.
+        _respinge(f"Răspunsul nu e cel așteptat. {_PASUL_3}", cazuri[i], raspunsuri[i], asteptate[i])
 
-    return verificare("Exercițiul 3", corp)
-
-
-def _respinge(mesaj: str, i: int, raspunsuri: list, asteptate: list):
-    descriere, masuratori, prag = _CAZURI_3[i]
-    raise GresealaCursant(
-        f"{mesaj}\nPe {descriere} ({_cu_prag(prag)}) trebuia {asteptate[i]}, dar ai "
-        f"întors {raspunsuri[i]}. Accelerările sunt: {_text_accelerari(masuratori)}."
-    )
+    return verificare("Exercițiul 3", corp, limita_s=LIMITA_VERIFICARE_3_S)
