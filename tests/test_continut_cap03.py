@@ -105,3 +105,16 @@ def test_nicio_celula_nu_lasa_out(cale):
         if corp and isinstance(corp[-1], ast.Expr):
             text = ast.unparse(corp[-1].value)
             assert text.startswith(PERMISE_LA_FINAL), f"celula se termină cu o valoare (Out[]): {text[:80]}"
+
+
+def test_exercitiul_2_spune_ce_verifica():
+    """Enunțul spune ce cere verificarea (float16, limita de timp, funcția care lansează singură
+    kernel-ul), iar soluția convertește la float32 înainte de tl.sigmoid."""
+    text = _markdown()
+    enunt = text[text.index("## Exercițiul 2"):text.index("## Exercițiul 3")]
+    assert "`float16`" in enunt and ".to(tl.float32)" in enunt
+    assert "limită de timp" in enunt and "unul câte unul" in enunt
+    assert "swiglu(a, b)" in enunt and "cel puțin 64" in enunt
+    solutie = _cod(SOLUTII)
+    assert "tl.load(a_ptr + offsets, mask=masca).to(tl.float32)" in solutie
+    assert "verificari.exercitiul_2(swiglu)" in solutie
