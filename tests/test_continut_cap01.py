@@ -77,3 +77,15 @@ def test_modurile_se_tiparesc_fara_true_false():
     cod = "\n".join(_celule(CAPITOL, "code"))
     assert "list_mode_options()" in cod
     assert "{optiuni if optiuni" not in cod, "dicționarul de opțiuni tipărit ca atare afișează True/False"
+
+
+# --- enunțurile exercițiilor spun ce verifică verificarea ---------------------------------------
+
+
+def test_enuntul_exercitiului_1_numeste_ce_verifica_verificarea():
+    """Verificarea dă backend-ului și grafuri `torch.fx.symbolic_trace` (cu `call_module` și
+    `get_attr`) și apelează funcțiile compilate de mai multe ori: enunțul trebuie să o spună."""
+    enunt = next(s for s in _celule(CAPITOL, "markdown") if s.startswith("## Exercițiul 1"))
+    for tip in ("call_function", "call_method", "call_module", "placeholder", "get_attr", "output"):
+        assert f"`{tip}`" in enunt or f'`"{tip}"`' in enunt, tip
+    assert "symbolic_trace" in enunt and "o singură dată" in enunt and "la fiecare apel" in enunt
