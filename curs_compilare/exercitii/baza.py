@@ -369,6 +369,7 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
 # ---------------------------------------------------------------------------------------------
 
 _SFATURI = {
+    NotImplementedError: "O parte din cod încă ridică NotImplementedError: termin-o.",
     TypeError: "Verifică tipurile și numărul argumentelor.",
     ValueError: "O valoare nu are forma sau domeniul așteptat.",
     RuntimeError: "PyTorch a refuzat o operație: verifică formele, tipurile și dispozitivele tensorilor.",
@@ -387,16 +388,24 @@ _LUNGIME_MESAJ = 400
 
 
 def _linia_cursantului(eroare: BaseException) -> tuple[int, str] | None:
-    """Ultima linie din codul cursantului prin care a trecut excepția (numărul și textul)."""
-    gasit = None
-    tb = eroare.__traceback__
-    while tb is not None:
-        cod = tb.tb_frame.f_code
-        if _e_cod_al_cursantului(cod.co_filename):
-            text = linecache.getline(cod.co_filename, tb.tb_lineno, tb.tb_frame.f_globals).strip()
-            gasit = (tb.tb_lineno, text)
-        tb = tb.tb_next
-    return gasit
+    """Ultima linie din codul cursantului prin care a trecut excepția (numărul și textul). Dacă
+    excepția a fost învelită de o bibliotecă (Dynamo, interpretorul Triton), caută și în
+    excepțiile din care provine (`__cause__`, `__context__`)."""
+    vazute = set()
+    while eroare is not None and id(eroare) not in vazute:
+        vazute.add(id(eroare))
+        gasit = None
+        tb = eroare.__traceback__
+        while tb is not None:
+            cod = tb.tb_frame.f_code
+            if _e_cod_al_cursantului(cod.co_filename):
+                text = linecache.getline(cod.co_filename, tb.tb_lineno, tb.tb_frame.f_globals).strip()
+                gasit = (tb.tb_lineno, text)
+            tb = tb.tb_next
+        if gasit is not None:
+            return gasit
+        eroare = eroare.__cause__ or eroare.__context__
+    return None
 
 
 def _e_stub(eroare: BaseException) -> bool:
@@ -410,7 +419,7 @@ def _e_stub(eroare: BaseException) -> bool:
     return tb is None or _e_cod_al_cursantului(tb.tb_frame.f_code.co_filename)
 
 
-def explica_exceptie(eroare: BaseException) -> str:
+def explica_exceptie(eroare: BaseException, cine: str = "Codul tău") -> str:
     """O excepție ca text pentru cursant: tipul ei, mesajul ei (scurtat), linia din codul
     cursantului unde a apărut și un sfat. Pentru `raise NotImplementedError`, `NESCRIS`."""
     if _e_stub(eroare):
@@ -422,7 +431,7 @@ def explica_exceptie(eroare: BaseException) -> str:
     linie = _linia_cursantului(eroare)
     unde = f" la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else (f" la linia {linie[0]}" if linie else "")
     sfat = next((s for t, s in _SFATURI.items() if isinstance(eroare, t)), "")
-    return " ".join(parte for parte in (f"Codul tău a ridicat {tip}{unde}: {text or '(fără mesaj)'}.", sfat) if parte)
+    return " ".join(parte for parte in (f"{cine} a ridicat {tip}{unde}: {text or '(fără mesaj)'}.", sfat) if parte)
 
 
 def apeleaza(functie: Callable, *argumente, limita_s: float | None = LIMITA_APEL_S, ce: str | None = None,
@@ -577,5 +586,6 @@ def verificare(exercitiu: str, corp: Callable[[], str], limita_s: float | None =
     except Exception as eroare:
         return Rezultat(
             exercitiu, False,
-            "Nu am putut verifica răspunsul tău. " + explica_exceptie(eroare),
+            "Nu am putut verifica răspunsul tău: verificarea s-a oprit cu o eroare. "
+            + explica_exceptie(eroare, cine="Verificarea"),
         )
