@@ -25,6 +25,7 @@ import math
 import numbers
 import os
 import random
+import re
 import signal
 import sys
 import sysconfig
@@ -404,8 +405,15 @@ def _linia_cursantului(eroare: BaseException) -> tuple[int, str] | None:
             tb = tb.tb_next
         if gasit is not None:
             return gasit
+        # Dynamo nu execută codul cursantului, îl urmărește: linia apare în mesaj („from user code”).
+        for fisier, numar in reversed(_LINIE_IN_MESAJ.findall(str(eroare))):
+            if _e_cod_al_cursantului(fisier):
+                return int(numar), linecache.getline(fisier, int(numar)).strip()
         eroare = eroare.__cause__ or eroare.__context__
     return None
+
+
+_LINIE_IN_MESAJ = re.compile(r'File "([^"]+)", line (\d+)')
 
 
 def _e_stub(eroare: BaseException) -> bool:
