@@ -110,3 +110,47 @@ def test_procentul_din_plafon_nu_se_rotunjeste_la_zero():
     texte = [t.get_text() for t in ax.texts]
     assert not any("(0% din plafon)" in t for t in texte), texte
     assert any("0,28% din plafon" in t for t in texte), texte
+
+
+# --- amortizarea: un singur model (curs_compilare.amortizare) ------------------------------------
+
+
+def _celula_cu(cale, tip, fragment):
+    return next(s for s in _celule(cale, tip) if fragment in s)
+
+
+def test_sectiunea_3_si_exercitiul_2_folosesc_modelul_unic():
+    text = _markdown()
+    assert "primul apel + (n − 1) · timpul pe apel" in text
+    grafic = _celula_cu(CAPITOL, "code", "apeluri = [10**p")
+    assert "cost_total(" in grafic and "(k - 1)" not in grafic
+    enunt = _celula_cu(CAPITOL, "markdown", "## Exercițiul 2")
+    assert "prima_default_s, pas_default_s, prima_autotune_s, pas_autotune_s" in enunt
+    assert "compilare_default_s" not in enunt and "compilare + n · pas" not in enunt
+    assert "prima + (n − 1) · pas" in enunt and "rămâne așa" in enunt
+    # indiciul vechi era greșit când max-autotune e mai ieftin la primul apel, dar mai lent pe pas
+    assert "nu compilează mai mult decât modul implicit, se amortizează de la primul pas" not in enunt
+    assert "chiar dacă primul lui apel e mai ieftin" in enunt
+    stub = _celula_cu(CAPITOL, "code", "def pasi_de_rentabilitate(")
+    assert "def pasi_de_rentabilitate(prima_default_s, pas_default_s, prima_autotune_s, pas_autotune_s):" in stub
+    pe_masuratori = _celula_cu(CAPITOL, "code", "prima_autotune_s = secunde_compilare")
+    assert "verificari.exercitiul_2(pasi_de_rentabilitate)" in pe_masuratori
+
+
+def test_solutia_exercitiului_2_e_modelul_unic():
+    """Funcția din soluție dă, pe cazuri aleatoare și pe cele limită, exact apel_de_amortizare."""
+    import math
+    import random
+
+    from curs_compilare.amortizare import apel_de_amortizare
+
+    cod = _celula_cu(SOLUTIE, "code", "def pasi_de_rentabilitate(")
+    spatiu = {"math": math}
+    exec(cod.split("\n\nrezultat =")[0], spatiu)
+    functie = spatiu["pasi_de_rentabilitate"]
+    g = random.Random(3)
+    cazuri = [(5.0, 0.002, 30.0, 0.003), (5.0, 0.002, 1.0, 0.003), (5.0, 0.002, 5.0, 0.002), (5.0, 0.002, 9.0, 0.002),
+              (3.0, 0.5, 3.0 + 0.25 * 40, 0.25)]
+    cazuri += [(g.uniform(1, 50), g.uniform(1e-3, 5e-3), g.uniform(1, 90), g.uniform(1e-3, 5e-3)) for _ in range(200)]
+    for argumente in cazuri:
+        assert functie(*argumente) == apel_de_amortizare(*argumente), argumente

@@ -1,21 +1,43 @@
 """Verificările exercițiilor din capitolul 05 — reglarea automată (*autotuning*) și
-`torch.compile(mode="max-autotune")`."""
+`torch.compile(mode="max-autotune")`.
+
+- Exercițiul 1: o listă de `triton.Config` pentru `kernel_matmul`. Configurațiile se verifică
+  întâi ca valori (plăci, warp-uri, etape, memoria partajată), apoi rulează pe matrice de forme
+  alese la întâmplare, ale căror laturi nu sunt multipli de plăci; pe un GPU, versiunea reglată
+  se și măsoară. Compilarea și rularea configurațiilor au o limită de timp.
+- Exercițiul 2: după câți pași se amortizează `max-autotune`, pe modelul unic al costului din
+  `curs_compilare.amortizare` (primul apel + (n − 1) · timpul pe apel), pe cazuri alese la
+  întâmplare la fiecare rulare.
+- Exercițiul 3: tipul de date și șabloanele GEMM pentru un GPU, pe GPU-urile din enunț, pe
+  câteva pe care cursantul nu le vede și pe câteva generate la întâmplare.
+
+Intrările se schimbă la fiecare rulare (`generator_aleator`; cu `CURS_SEMINTA=…` în mediu,
+mereu aceleași). Codul cursantului se apelează numai prin `apeleaza` sau în `limita_timp`.
+"""
 
 from __future__ import annotations
 
 import itertools
 import math
 import numbers
-import signal
-import threading
 from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
 
-from ..cifre import cu_prefix, cu_substantiv, cu_unitate, format_numar, format_octeti
+from ..amortizare import FORMULA, apel_de_amortizare, cost_total
+from ..cifre import cu_prefix, cu_substantiv, cu_unitate, format_numar, format_octeti, format_timp
 from ..mediu import SM_MINIM_GEMM_AUTOTUNE
-from .baza import NESCRIS, GresealaCursant, Rezultat, apeleaza, compara_tensori, verificare
+from .baza import (
+    NESCRIS,
+    GresealaCursant,
+    Rezultat,
+    apeleaza,
+    compara_tensori,
+    generator_aleator,
+    limita_timp,
+    verificare,
+)
 
 __all__ = [
     "exercitiul_1",
@@ -42,9 +64,19 @@ _OCTETI_PE_ELEMENT = 2  # float16
 _LIMITA_PARTAJATA_IMPLICITA = 227 * 1024  # H100/H200 (și A100 are 163 KiB)
 _LIMITA_PARTAJATA_T4 = 64 * 1024
 _ACCELERARE_MINIMA = 1.5
-_FORMA_CORECTITUDINE_CPU = (70, 50, 40)  # M, N, K: nu sunt multipli de plăci
-_FORMA_CORECTITUDINE_GPU = (300, 200, 100)
 _LATURA_MASURARE = 2048
+#: Câte configurații primește reglarea, cel mult: la primul apel le compilează și le
+#: cronometrează pe toate.
+CONFIGURATII_MAXIME = 32
+#: Cât are voie să dureze funcția care întoarce lista (dacă răspunsul e o funcție).
+LIMITA_FUNCTIE_1_S = 5.0
+#: Limitele compilării și rulării configurațiilor: o parte fixă plus una pe configurație.
+LIMITA_CORECTITUDINE_S = 20.0
+LIMITA_MASURARE_S = 30.0
+LIMITA_PE_CONFIGURATIE_S = 8.0
+#: Limita întregii verificări (pe GPU, compilarea a cel mult CONFIGURATII_MAXIME configurații).
+LIMITA_VERIFICARE_1_CPU_S = 120.0
+LIMITA_VERIFICARE_1_GPU_S = 600.0
 
 
 def _importa_reglare():
@@ -76,7 +108,7 @@ def _putere_a_lui_2(valoare: int) -> bool:
 
 
 def _lista_configuratii(configuratii, Config) -> list:
-    """Verifică forma răspunsului: o listă nevidă de `triton.Config`."""
+    """Verifică forma răspunsului: o listă nevidă de `triton.Config`, nu prea lungă."""
     if configuratii is None:
         raise GresealaCursant("Ai dat None: scrie lista de configurații, [triton.Config(...), ...].")
     if isinstance(configuratii, Config):
@@ -92,6 +124,12 @@ def _lista_configuratii(configuratii, Config) -> list:
         raise GresealaCursant(
             "Lista e goală: reglarea automată are nevoie de configurații din care să aleagă. Adaugă "
             "câteva triton.Config({'BM': ..., 'BN': ..., 'BK': ...}, num_warps=..., num_stages=...)."
+        )
+    if len(configuratii) > CONFIGURATII_MAXIME:
+        raise GresealaCursant(
+            f"Ai dat {cu_substantiv(len(configuratii), 'configurație', 'configurații')}. Reglarea automată le "
+            "compilează și le cronometrează pe toate la primul apel, așa că o listă lungă costă mult la "
+            f"fiecare formă nouă. Alege cel mult {CONFIGURATII_MAXIME} (de obicei ajung 4–10 bine alese)."
         )
     for numar, configuratie in enumerate(configuratii, start=1):
         if not isinstance(configuratie, Config):
@@ -115,10 +153,13 @@ def _nume_configuratie(numar: int, configuratie) -> str:
 
 def _verifica_parametrii(numar: int, configuratie) -> None:
     """Cheile BM, BN, BK, puterile lui 2, numărul de warp-uri și de etape."""
-    nume = _nume_configuratie(numar, configuratie)
     parametri = configuratie.kwargs
     if not isinstance(parametri, dict):
-        raise GresealaCursant(f"La {nume}, primul argument al lui triton.Config trebuie să fie un dicționar.")
+        raise GresealaCursant(
+            f"La configurația {numar}, primul argument al lui triton.Config trebuie să fie un dicționar, "
+            f"nu {type(parametri).__name__}."
+        )
+    nume = _nume_configuratie(numar, configuratie)
     lipsa = [cheie for cheie in _CHEI_PLACA if cheie not in parametri]
     in_plus = [cheie for cheie in parametri if cheie not in _CHEI_PLACA]
     if lipsa or in_plus:
@@ -166,6 +207,11 @@ def _verifica_parametrii(numar: int, configuratie) -> None:
         raise GresealaCursant(
             f"La {nume}, num_stages={etape!r} nu e valid: numărul de etape (câte plăci se aduc din "
             "memorie în avans) e un întreg de cel puțin 1, de obicei între 2 și 5."
+        )
+    if getattr(configuratie, "pre_hook", None) is not None or getattr(configuratie, "ir_override", None) is not None:
+        raise GresealaCursant(
+            f"La {nume} ai pus și pre_hook sau ir_override. Exercițiul cere doar plăcile, warp-urile și "
+            "etapele: scoate-le (kernel_matmul nu are nevoie de cod rulat înaintea fiecărei lansări)."
         )
 
 
@@ -228,25 +274,45 @@ def _lanseaza_configuratia(reglare, a, b, numar, configuratie):
         return reglare.matmul_cu_configuratie(
             a, b, **configuratie.kwargs, num_warps=configuratie.num_warps, num_stages=configuratie.num_stages
         )
+    except GresealaCursant:
+        raise
     except Exception as eroare:  # compilare sau execuție
         raise GresealaCursant(_explica_eroare_triton(eroare, _nume_configuratie(numar, configuratie))) from None
 
 
-def _verifica_corectitudinea(reglare, configuratii, dispozitiv) -> None:
-    """Fiecare configurație, pe matrice ale căror laturi nu sunt multipli de plăci."""
-    generator = torch.Generator().manual_seed(5)
+def _forme_corectitudine(generator, pe_gpu: bool) -> list[tuple[int, int, int]]:
+    """Două forme (M, N, K) alese la întâmplare: una mijlocie, cu laturi care nu sunt multipli de
+    16 (deci nici ai vreunei plăci), și una mai mică decât orice placă."""
+
+    def latura(jos, sus):
+        while True:
+            valoare = generator.randint(jos, sus)
+            if valoare % 16:
+                return valoare
+
+    if pe_gpu:
+        mijlocie = (latura(130, 420), latura(130, 420), latura(70, 300))
+    else:
+        mijlocie = (latura(33, 90), latura(33, 90), latura(33, 80))
+    mica = (generator.randint(1, 15), generator.randint(1, 15), generator.randint(1, 40))
+    return [mijlocie, mica]
+
+
+def _verifica_corectitudinea(reglare, configuratii, dispozitiv, generator) -> None:
+    """Fiecare configurație, pe matrice de forme alese la întâmplare, cu laturi care nu sunt
+    multipli de plăci."""
+    seminte = torch.Generator().manual_seed(generator.randrange(2**31))
     if dispozitiv.type == "cuda":
-        M, N, K = _FORMA_CORECTITUDINE_GPU
         tip, toleranta = torch.float16, dict(rtol=1e-2, atol=1e-2)
     else:
-        M, N, K = _FORMA_CORECTITUDINE_CPU
         tip, toleranta = torch.float32, dict(rtol=1e-4, atol=1e-4)
-    a = torch.randn(M, K, generator=generator).to(dispozitiv, tip)
-    b = torch.randn(K, N, generator=generator).to(dispozitiv, tip)
-    asteptat = (a.float() @ b.float()).to(tip)
-    for numar, configuratie in enumerate(configuratii, start=1):
-        obtinut = _lanseaza_configuratia(reglare, a, b, numar, configuratie)
-        compara_tensori(obtinut, asteptat, f"{_nume_configuratie(numar, configuratie)}, {M} × {K} @ {K} × {N}", **toleranta)
+    for M, N, K in _forme_corectitudine(generator, dispozitiv.type == "cuda"):
+        a = torch.randn(M, K, generator=seminte).to(dispozitiv, tip)
+        b = torch.randn(K, N, generator=seminte).to(dispozitiv, tip)
+        asteptat = (a.float() @ b.float()).to(tip)
+        for numar, configuratie in enumerate(configuratii, start=1):
+            obtinut = _lanseaza_configuratia(reglare, a, b, numar, configuratie)
+            compara_tensori(obtinut, asteptat, f"{_nume_configuratie(numar, configuratie)}, {M} × {K} @ {K} × {N}", **toleranta)
 
 
 def _masoara_pe_gpu(reglare, configuratii) -> str:
@@ -273,7 +339,8 @@ def _masoara_pe_gpu(reglare, configuratii) -> str:
         torch.cuda.synchronize()
     except Exception as eroare:
         raise GresealaCursant(_explica_eroare_triton(eroare, "una dintre configurații (la 2048 × 2048)")) from None
-    aleasa = reglare.descrie_configuratie(reglat.configuratia_aleasa)
+    aleasa = reglat.configuratia_aleasa
+    descriere_aleasa = reglare.descrie_configuratie(aleasa) if aleasa is not None else "configurația aleasă"
     comparatie = compara({"baza": ruleaza_baza, "reglat": lambda: reglat(a, b), "cublas": lambda: a @ b})
     m_baza, m_reglat, m_cublas = (comparatie[n] for n in ("baza", "reglat", "cublas"))
     raport = comparatie.accelerare("baza", "reglat")
@@ -284,7 +351,7 @@ def _masoara_pe_gpu(reglare, configuratii) -> str:
     cifre = (
         f"Pe {latura} × {latura} × {latura}, float16: configurația de bază (16 × 16 × 16, un warp) "
         f"face {debit(m_baza)} ({cu_unitate(m_baza.mediana_ms, 'ms')}), versiunea ta reglată "
-        f"{debit(m_reglat)} ({cu_unitate(m_reglat.mediana_ms, 'ms')}), cu {aleasa}. "
+        f"{debit(m_reglat)} ({cu_unitate(m_reglat.mediana_ms, 'ms')}), cu {descriere_aleasa}. "
         + concluzie_accelerare(raport, "Versiunea ta reglată", "configurația de bază")
         + f" Pentru comparație, torch.matmul (cuBLAS) face {debit(m_cublas)}."
     )
@@ -297,12 +364,22 @@ def _masoara_pe_gpu(reglare, configuratii) -> str:
     return cifre
 
 
+def _mesaj_timp_configuratii(ce: str, secunde: float) -> str:
+    return (
+        f"{_cu_majuscula(ce)} n-au terminat în {format_timp(secunde)}. Compilarea unei configurații poate "
+        "dura mult când placa e mare, iar warp-urile sunt puține (de exemplu 256 × 256 cu un warp): "
+        "acumulatorul nu mai încape în registre. Păstrează câteva configurații, cu cel puțin 4 warp-uri "
+        "la plăcile de 128 și 8 la cele mai mari."
+    )
+
+
 def exercitiul_1(configuratii) -> Rezultat:
     """Verifică o listă de `triton.Config` pentru `kernel_matmul` (din `curs_compilare.reglare`):
     parametrii BM, BN, BK (puteri ale lui 2, cel puțin 16), num_warps, memoria partajată,
-    rezultate corecte cu fiecare configurație. Pe GPU, versiunea reglată trebuie să fie de cel
-    puțin 1,5 ori mai rapidă decât `CONFIGURATIE_DE_BAZA`; pe CPU, unde interpretorul nu spune
-    nimic despre viteză, cel puțin o configurație trebuie să aibă o placă mai mare decât cea de bază.
+    rezultate corecte cu fiecare configurație, pe forme alese la întâmplare. Pe GPU, versiunea
+    reglată trebuie să fie de cel puțin 1,5 ori mai rapidă decât `CONFIGURATIE_DE_BAZA`; pe CPU,
+    unde interpretorul nu spune nimic despre viteză, cel puțin o configurație trebuie să aibă o
+    placă mai mare decât cea de bază.
 
     `configuratii` e lista însăși sau o funcție fără argumente care o întoarce."""
 
@@ -312,7 +389,8 @@ def exercitiul_1(configuratii) -> Rezultat:
 
         raspuns = configuratii
         if callable(raspuns) and not isinstance(raspuns, (list, tuple, triton.Config)):
-            raspuns = apeleaza(raspuns)  # o funcție fără argumente care întoarce lista
+            # o funcție fără argumente care întoarce lista
+            raspuns = apeleaza(raspuns, limita_s=LIMITA_FUNCTIE_1_S)
         lista = _lista_configuratii(raspuns, triton.Config)
         for numar, configuratie in enumerate(lista, start=1):
             _verifica_parametrii(numar, configuratie)
@@ -326,11 +404,17 @@ def exercitiul_1(configuratii) -> Rezultat:
                     f"{unde}. Micșorează BK sau num_stages."
                 )
         dispozitiv = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        _verifica_corectitudinea(reglare, lista, dispozitiv)
+        secunde = LIMITA_CORECTITUDINE_S + LIMITA_PE_CONFIGURATIE_S * len(lista)
+        ce = "compilarea și rularea configurațiilor tale pe matrice mici"
+        with limita_timp(secunde, ce, mesaj=_mesaj_timp_configuratii(ce, secunde)):
+            _verifica_corectitudinea(reglare, lista, dispozitiv, generator_aleator())
         baza = reglare.CONFIGURATIE_DE_BAZA.kwargs
         placa_baza = baza["BM"] * baza["BN"]
         if dispozitiv.type == "cuda":
-            cifre = _masoara_pe_gpu(reglare, lista)
+            secunde = LIMITA_MASURARE_S + LIMITA_PE_CONFIGURATIE_S * len(lista)
+            ce = f"reglarea și măsurarea configurațiilor tale la {_LATURA_MASURARE} × {_LATURA_MASURARE}"
+            with limita_timp(secunde, ce, mesaj=_mesaj_timp_configuratii(ce, secunde)):
+                cifre = _masoara_pe_gpu(reglare, lista)
             return (
                 f"{cifre}\nPlăcile mari refolosesc fiecare element adus din memorie de mai multe ori: "
                 "o placă BM × BN aduce (BM + BN) · BK elemente și face BM · BN · BK înmulțiri."
@@ -354,241 +438,423 @@ def exercitiul_1(configuratii) -> Rezultat:
             "ori mai rapidă decât configurația de bază."
         )
 
-    return verificare("Exercițiul 1", corp)
+    limita = LIMITA_VERIFICARE_1_GPU_S if torch.cuda.is_available() else LIMITA_VERIFICARE_1_CPU_S
+    return verificare("Exercițiul 1", corp, limita_s=limita)
 
 
 # ---------------------------------------------------------------------------------------------
-# Exercițiul 2: după câți pași se amortizează compilarea cu max-autotune
+# Exercițiul 2: după câți pași se amortizează max-autotune
 # ---------------------------------------------------------------------------------------------
 
-#: Cât are voie să dureze un caz al exercițiului 2 (o buclă `while` fără sfârșit se oprește).
-_LIMITA_TIMP_2_S = 5.0
+#: Cât are voie să dureze un apel al funcției cursantului, și toată verificarea.
+LIMITA_APEL_2_S = 3.0
+LIMITA_VERIFICARE_2_S = 30.0
 
-_ORDINEA_2 = "(compilare_default_s, pas_default_s, compilare_autotune_s, pas_autotune_s)"
+_NUME_2 = ("prima_default_s", "pas_default_s", "prima_autotune_s", "pas_autotune_s")
+_ORDINEA_2 = "(" + ", ".join(_NUME_2) + ")"
 _FORMULA_2 = (
-    "Cauți cel mai mic n ≥ 1 pentru care compilare_autotune_s + n · pas_autotune_s ≤ "
-    "compilare_default_s + n · pas_default_s, adică n ≥ (compilare_autotune_s − compilare_default_s) / "
-    "(pas_default_s − pas_autotune_s), rotunjit în sus."
+    f"Modelul cursului: {FORMULA}. Cauți cel mai mic n ≥ 1 pentru care prima_autotune_s + (n − 1) · "
+    "pas_autotune_s ≤ prima_default_s + (n − 1) · pas_default_s, și de acolo încolo rămâne așa."
 )
+#: Numele din pachetul cursului care fac deja calculul cerut.
+_NUME_REFERINTA_2 = ("apel_de_amortizare", "prag_rentabilitate")
+#: Peste atâția pași, un răspuns e socotit absurd (cazurile verificate cer cel mult ~10⁶).
+_PASI_URIASI = 10**12
 
 
 @dataclass(frozen=True)
 class _Caz2:
+    fel: str
     descriere: str
-    argumente: tuple  # (compilare_default_s, pas_default_s, compilare_autotune_s, pas_autotune_s)
+    argumente: tuple  # (prima_default_s, pas_default_s, prima_autotune_s, pas_autotune_s)
+
+    @property
+    def asteptat(self) -> int | None:
+        return apel_de_amortizare(*self.argumente)
+
+    @property
+    def prin_formula(self) -> bool:
+        """Adevărat dacă răspunsul iese din formulă (max-autotune e mai rapid pe pas și primul lui
+        apel e mai scump), nu dintr-un caz limită."""
+        prima_d, pas_d, prima_a, pas_a = self.argumente
+        return pas_a < pas_d and prima_a > prima_d
+
+    def apel(self) -> str:
+        return "pasi_de_rentabilitate(" + ", ".join(repr(v) for v in self.argumente) + ")"
+
+    def total(self, n: int, autotune: bool) -> float:
+        prima_d, pas_d, prima_a, pas_a = self.argumente
+        return cost_total(prima_a, pas_a, n) if autotune else cost_total(prima_d, pas_d, n)
+
+    def diferenta(self, n: int) -> float:
+        """Cu cât a costat max-autotune mai mult decât modul implicit după n pași (negativ: mai puțin)."""
+        return self.total(n, True) - self.total(n, False)
 
 
-# Valorile cazului „egalitate exactă” sunt exacte în binar: la n = 640 costurile sunt egale la bit.
-_CAZURI_2 = (
-    _Caz2("tipic: compilare 5 s față de 60 s, pas 1,8 ms față de 1,5 ms", (5.0, 0.0018, 60.0, 0.0015)),
-    _Caz2("egalitate exactă: compilare 20 s față de 180 s, pas 0,5 s față de 0,25 s", (20.0, 0.5, 180.0, 0.25)),
-    _Caz2("max-autotune compilează mai repede: 30 s față de 25 s, pas 2 ms față de 1,5 ms", (30.0, 0.002, 25.0, 0.0015)),
-    _Caz2("compilări la fel de lungi: 12 s și 12 s, pas 4 ms față de 3 ms", (12.0, 0.004, 12.0, 0.003)),
-    _Caz2("pasul max-autotune e mai lent: compilare 5 s față de 60 s, pas 1,5 ms față de 1,8 ms", (5.0, 0.0015, 60.0, 0.0018)),
-    _Caz2("pași egali: compilare 5 s față de 60 s, pas 2 ms și 2 ms", (5.0, 0.002, 60.0, 0.002)),
-)
+def _descriere_2(prima_d, pas_d, prima_a, pas_a) -> str:
+    return (
+        f"modul implicit: primul apel {format_timp(prima_d)}, pasul {format_timp(pas_d)}; "
+        f"max-autotune: primul apel {format_timp(prima_a)}, pasul {format_timp(pas_a)}"
+    )
 
 
-def _pasi_referinta(compilare_default_s, pas_default_s, compilare_autotune_s, pas_autotune_s):
-    """Cel mai mic n ≥ 1 cu compilare_autotune + n · pas_autotune ≤ compilare_default + n · pas_default,
-    sau None dacă nu există."""
+def _cazuri_2(generator) -> list[_Caz2]:
+    """Cazurile exercițiului 2, alese la întâmplare la fiecare rulare: trei care se rezolvă cu
+    formula (unul tipic, unul cu egalitate exactă la bit, unul cu răspunsul 2) și toate cazurile
+    limită (1 și None)."""
+    cazuri = []
 
-    def ajunge(n):
-        return compilare_autotune_s + n * pas_autotune_s <= compilare_default_s + n * pas_default_s
+    def adauga(fel, eticheta, prima_d, pas_d, prima_a, pas_a):
+        argumente = (float(prima_d), float(pas_d), float(prima_a), float(pas_a))
+        cazuri.append(_Caz2(fel, f"{eticheta} ({_descriere_2(*argumente)})", argumente))
 
-    if ajunge(1):
-        return 1
-    castig = pas_default_s - pas_autotune_s
-    if castig <= 0:
-        return None
-    n = max(1, math.ceil((compilare_autotune_s - compilare_default_s) / castig))
-    while n > 1 and ajunge(n - 1):  # protecție față de rotunjirile în virgulă mobilă
-        n -= 1
-    while not ajunge(n):
-        n += 1
-    return n
+    # tipic: n între ~10⁴ și ~4 · 10⁵; partea fracționară a raportului e între 0,1 și 0,4, iar la
+    # cazul „aproape” între 0,55 și 0,9, ca rotunjirea la cel mai apropiat întreg să greșească
+    while True:
+        pas_d = round(generator.uniform(1.0, 5.0) / 1000, 5)
+        pas_a = round(pas_d * generator.uniform(0.6, 0.85), 5)
+        prima_d = round(generator.uniform(5.0, 40.0), 1)
+        prima_a = round(prima_d + generator.uniform(20.0, 60.0), 1)
+        x = (prima_a - prima_d) / (pas_d - pas_a)
+        if 0.1 < x - math.floor(x) < 0.4:
+            break
+    adauga("tipic", "tipic", prima_d, pas_d, prima_a, pas_a)
+    # egalitate exactă: valori exacte în binar, totalurile sunt egale la bit la n = k + 1
+    m, j, k, s = generator.randint(200, 600), generator.randint(20, 100), generator.randint(100, 2000), generator.randint(2, 30)
+    adauga("egalitate", "egalitate exactă la un pas", s, m / 1024, s + k * j / 1024, (m - j) / 1024)
+    # aproape: primul apel al lui max-autotune e mai scump cu mai puțin decât câștigă pe un pas
+    pas_d = round(generator.uniform(2.0, 5.0) / 1000, 5)
+    pas_a = round(pas_d * generator.uniform(0.5, 0.8), 5)
+    prima_d = round(generator.uniform(1.0, 10.0), 1)
+    adauga("aproape", "primele apeluri aproape egale", prima_d, pas_d,
+           prima_d + round((pas_d - pas_a) * generator.uniform(0.55, 0.9), 7), pas_a)
+    # cazurile limită
+    prima_d = round(generator.uniform(20.0, 60.0), 1)
+    pas_d = round(generator.uniform(1.0, 5.0) / 1000, 5)
+    mai_rapid = round(pas_d * generator.uniform(0.6, 0.9), 5)
+    mai_lent = round(pas_d * generator.uniform(1.1, 1.4), 5)
+    mai_ieftin = round(prima_d - generator.uniform(2.0, 15.0), 1)
+    mai_scump = round(prima_d + generator.uniform(20.0, 60.0), 1)
+    adauga("mai_ieftin", "max-autotune are primul apel mai ieftin și pasul mai rapid", prima_d, pas_d, mai_ieftin, mai_rapid)
+    adauga("prima_egala", "primele apeluri egale, pasul max-autotune mai rapid", prima_d, pas_d, prima_d, mai_rapid)
+    adauga("mai_lent", "pasul max-autotune e mai lent, primul apel mai scump", prima_d, pas_d, mai_scump, mai_lent)
+    adauga("pasi_egali_scump", "pași egali, primul apel max-autotune mai scump", prima_d, pas_d, mai_scump, pas_d)
+    adauga("mai_lent_ieftin", "pasul max-autotune e mai lent, dar primul apel mai ieftin", prima_d, pas_d, mai_ieftin, mai_lent)
+    adauga("pasi_egali_ieftin", "pași egali, primul apel max-autotune mai ieftin", prima_d, pas_d, mai_ieftin, pas_d)
+    return cazuri
 
 
-class _TimpDepasit(BaseException):
-    """Ridicată de alarmă în codul cursantului; BaseException, ca `apeleaza` să n-o înghită."""
+def _nume_folosite(functie) -> set[str]:
+    """Numele globale și atributele pe care le folosește codul unei funcții (și al funcțiilor
+    definite în ea)."""
+    nume = set()
+    coduri = [getattr(functie, "__code__", None)]
+    while coduri:
+        cod = coduri.pop()
+        if cod is None:
+            continue
+        nume.update(cod.co_names)
+        coduri.extend(c for c in cod.co_consts if hasattr(c, "co_names"))
+    return nume
 
 
-def _apeleaza_cu_limita(functie, argumente, secunde):
-    """`apeleaza(functie, *argumente)`, oprit după `secunde` (unde se poate: Unix, firul principal)."""
-    poate = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not poate:
-        return apeleaza(functie, *argumente)
+def _foloseste_referinta(functie) -> bool:
+    """Adevărat dacă funcția cursantului e (sau cheamă direct) calculul gata făcut din pachetul
+    cursului, în loc să-l scrie."""
+    from .. import amortizare, masurare
 
-    def la_alarma(semnal, cadru):
-        raise _TimpDepasit()
-
-    vechi = signal.signal(signal.SIGALRM, la_alarma)
-    signal.setitimer(signal.ITIMER_REAL, secunde)
-    try:
-        return apeleaza(functie, *argumente)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, vechi)
+    if functie in (amortizare.apel_de_amortizare, masurare.prag_rentabilitate):
+        return True
+    return any(n in _nume_folosite(functie) for n in _NUME_REFERINTA_2)
 
 
 def _raspuns_2(functie, caz: _Caz2):
+    """Răspunsul cursantului pentru un caz, cu limită de timp și excepțiile explicate."""
+    if caz.asteptat is None:
+        mesaj_timp = (
+            f"Pentru cazul „{caz.descriere}”, funcția n-a terminat în {format_timp(LIMITA_APEL_2_S)}. Aici "
+            "max-autotune nu ajunge niciodată să rămână sub modul implicit, așa că o buclă care crește n "
+            "până când ajunge nu se oprește: verifică întâi cazul acesta și întoarce None."
+        )
+    else:
+        mesaj_timp = (
+            f"Pentru cazul „{caz.descriere}”, funcția n-a terminat în {format_timp(LIMITA_APEL_2_S)}, cât are "
+            "voie. Caută o buclă care nu se oprește, sau calculează n direct, cu math.ceil, în loc să-l cauți pas cu pas."
+        )
     try:
-        valoare = _apeleaza_cu_limita(functie, caz.argumente, _LIMITA_TIMP_2_S)
-    except _TimpDepasit:
-        raise GresealaCursant(
-            f"Pentru cazul „{caz.descriere}”, funcția n-a terminat în {format_numar(_LIMITA_TIMP_2_S)} s. "
-            "O buclă care crește n până când max-autotune ajunge din urmă nu se oprește niciodată când "
-            "pasul lui nu e mai rapid: verifică întâi cazul acesta și întoarce None (sau calculează n "
-            "direct, cu math.ceil)."
-        ) from None
+        with limita_timp(LIMITA_APEL_2_S, "funcția ta", mesaj=mesaj_timp):
+            valoare = apeleaza(functie, *caz.argumente, limita_s=None)
     except GresealaCursant as greseala:
         text = str(greseala)
-        if text == NESCRIS:
+        if text in (NESCRIS, mesaj_timp):
             raise
-        if "ZeroDivisionError" in text:
+        prima_d, pas_d, prima_a, pas_a = caz.argumente
+        if text.startswith("Codul tău a ridicat ZeroDivisionError") and pas_a == pas_d:
             raise GresealaCursant(
-                f"Pentru cazul „{caz.descriere}”, codul tău a împărțit la zero. Când pașii durează la fel, "
-                "max-autotune nu câștigă nimic pe pas și nu-și recuperează niciodată compilarea: verifică "
-                "acest caz înainte de împărțire și întoarce None."
+                f"Pentru cazul „{caz.descriere}”, codul tău a împărțit la zero: aici pașii durează la fel "
+                "(pas_autotune_s == pas_default_s). Verifică acest caz înainte de împărțire: max-autotune nu "
+                "câștigă și nu pierde nimic pe pas, deci răspunsul e 1 dacă primul lui apel nu e mai scump, "
+                "altfel None."
             ) from None
-        raise GresealaCursant(f"Pentru cazul „{caz.descriere}”: {text}") from None
-    if isinstance(valoare, torch.Tensor) and valoare.numel() == 1:
+        raise GresealaCursant(f"Pentru cazul „{caz.descriere}” (apelul `{caz.apel()}`): {text}") from None
+    if isinstance(valoare, torch.Tensor) and valoare.numel() == 1 and not valoare.is_meta:
         valoare = valoare.item()
     return valoare
 
 
-def _la_fel_2(obtinut, asteptat) -> bool:
-    if asteptat is None:
-        return obtinut is None
-    return _e_intreg(obtinut) and int(obtinut) == asteptat
+def _diferenta_text(caz: _Caz2, n: int) -> str:
+    """„cu 120 µs mai mult decât modul implicit” pentru totalul după n pași."""
+    diferenta = caz.diferenta(n)
+    if diferenta == 0:
+        return "exact cât modul implicit"
+    return f"cu {format_timp(abs(diferenta))} {'mai mult' if diferenta > 0 else 'mai puțin'} decât modul implicit"
 
 
-def _diagnostic_2(caz: _Caz2, obtinut, asteptat) -> str:
-    """De ce e greșit răspunsul `obtinut` pentru `caz` (trebuia `asteptat`)."""
+def _primul_pas_pierdut(caz: _Caz2) -> int:
+    """Cel mai mic n de la care max-autotune costă, în total, mai mult (când e mai lent pe pas)."""
+    prima_d, pas_d, prima_a, pas_a = caz.argumente
+    n = max(1, 2 + math.floor((prima_d - prima_a) / (pas_a - pas_d)))
+    while n > 1 and caz.diferenta(n - 1) > 0:
+        n -= 1
+    while caz.diferenta(n) <= 0:
+        n += 1
+    return n
+
+
+def _diagnostic_valoare_2(caz: _Caz2, obtinut) -> str | None:
+    """Un răspuns care nu e un număr întreg de pași (sau None): ce e greșit la el, ori None dacă
+    e un număr de pași (int, întreg NumPy sau float cu valoare întreagă)."""
     inceput = f"Pentru cazul „{caz.descriere}” ai întors {obtinut!r}"
-    if asteptat is None:
-        if isinstance(obtinut, bool) or not isinstance(obtinut, numbers.Real):
-            return f"{inceput}, dar trebuia None: max-autotune nu-și recuperează niciodată compilarea aici."
-        if isinstance(obtinut, float) and math.isinf(obtinut):
+    asteptat = caz.asteptat
+    trebuia = "None" if asteptat is None else format_numar(asteptat)
+    if obtinut is None:
+        return None
+    if _e_intreg(obtinut):
+        if abs(obtinut) > _PASI_URIASI:
+            return f"{inceput}, un număr uriaș de pași, dar trebuia {trebuia}. {_FORMULA_2}"
+        return None
+    if isinstance(obtinut, bool) or not isinstance(obtinut, numbers.Real):
+        return f"{inceput} ({type(obtinut).__name__}), dar trebuia un număr întreg de pași sau None (aici: {trebuia})."
+    valoare = float(obtinut)
+    if math.isnan(valoare):
+        return f"{inceput}, dar trebuia {trebuia}. Verifică împărțirile. {_FORMULA_2}"
+    if math.isinf(valoare):
+        if asteptat is None:
             return (
                 f"{inceput}. Ideea e bună (niciodată), dar funcția trebuie să întoarcă None, nu infinit: "
                 "None spune limpede „nu există un asemenea n”, iar un număr, chiar infinit, se poate aduna "
                 "sau compara din greșeală mai departe."
             )
-        if obtinut < 0:
+        return f"{inceput}, dar trebuia {trebuia}. {_FORMULA_2}"
+    if abs(valoare) > _PASI_URIASI:
+        return f"{inceput}, un număr uriaș de pași, dar trebuia {trebuia}. {_FORMULA_2}"
+    if not valoare.is_integer():
+        return (
+            f"{inceput}: n-ai rotunjit. Pașii se numără în întregi: rotunjește în sus cu math.ceil "
+            f"(trebuia {trebuia}). {_FORMULA_2}"
+        )
+    return None
+
+
+def _diagnostic_limita_2(caz: _Caz2, obtinut) -> str:
+    """De ce e greșit `obtinut` într-un caz limită (răspunsul corect e 1 sau None)."""
+    prima_d, pas_d, prima_a, pas_a = caz.argumente
+    inceput = f"Pentru cazul „{caz.descriere}” ai întors {obtinut!r}"
+    if caz.asteptat is None:
+        if obtinut is not None and obtinut < 1:
+            nu_minus_unu = " (nu -1)" if obtinut == -1 else ""
             return (
-                f"{inceput}, un număr negativ. Când pasul max-autotune nu e mai rapid, formula dă un n "
-                "negativ (sau împarte la zero), dar niciun număr de pași nu ajunge: compilarea în plus nu "
-                "se recuperează niciodată. Verifică acest caz înainte de formulă și întoarce None (nu -1)."
+                f"{inceput}, dar {obtinut} nu e un număr de pași: aici max-autotune nu se amortizează "
+                f"niciodată, iar asta se spune cu None{nu_minus_unu}. Verifică acest caz înainte de formulă."
+            )
+        if pas_a == pas_d:
+            return (
+                f"{inceput}, dar trebuia None. Pașii durează la fel ({format_timp(pas_d)}), deci diferența dintre "
+                f"totaluri rămâne la nesfârșit cea dintre primele apeluri ({format_timp(prima_a - prima_d)} în "
+                "defavoarea lui max-autotune): nu o recuperează niciodată."
+            )
+        if caz.diferenta(obtinut) <= 0:
+            pierdut = _primul_pas_pierdut(caz)
+            return (
+                f"{inceput}, dar trebuia None. La n = {format_numar(obtinut)}, max-autotune a costat într-adevăr "
+                f"{_diferenta_text(caz, obtinut)}, fiindcă primul lui apel e mai ieftin. Dar e mai lent pe pas "
+                f"(cu {format_timp(pas_a - pas_d)}), așa că de la n = {format_numar(pierdut)} încolo costă mai mult "
+                "și rămâne așa. Amortizat înseamnă că nu mai pierde de acolo încolo: când max-autotune e mai "
+                "lent pe pas, asta nu se întâmplă niciodată."
             )
         return (
-            f"{inceput}, dar trebuia None: aici max-autotune compilează mai mult și nu e mai rapid pe pas, "
-            "deci nu-și recuperează niciodată compilarea."
+            f"{inceput}, dar trebuia None. La n = {format_numar(obtinut)}, max-autotune a costat în total "
+            f"{_diferenta_text(caz, obtinut)}, iar fiindcă e și mai lent pe pas (cu {format_timp(pas_a - pas_d)}), "
+            "diferența doar crește: nu se amortizează niciodată."
         )
+    # aici răspunsul corect e 1
     if obtinut is None:
         return (
-            f"{inceput}, dar aici max-autotune ajunge din urmă după {cu_substantiv(asteptat, 'pas', 'pași')}. "
-            "None e doar pentru cazul în care pasul lui nu e mai "
-            "rapid și nici compilarea nu e mai ieftină."
+            f"{inceput}, dar trebuia 1. Aici max-autotune nu pierde la niciun pas: primul lui apel nu e mai "
+            f"scump ({format_timp(prima_a)} față de {format_timp(prima_d)}), iar pasul nu e mai lent "
+            f"({format_timp(pas_a)} față de {format_timp(pas_d)}). None e doar pentru cazul în care nu ajunge "
+            "niciodată să rămână sub modul implicit."
         )
-    if isinstance(obtinut, bool) or not isinstance(obtinut, numbers.Real):
-        return f"{inceput} ({type(obtinut).__name__}), dar trebuia un număr întreg de pași: {format_numar(asteptat)}."
-    if isinstance(obtinut, float):
-        if math.isnan(obtinut) or math.isinf(obtinut):
-            return f"{inceput}, dar trebuia {format_numar(asteptat)}. Verifică împărțirile. {_FORMULA_2}"
-        if not obtinut.is_integer():
-            return (
-                f"{inceput}: n-ai rotunjit. Pașii se numără în întregi: rotunjește în sus cu math.ceil "
-                f"(trebuia {format_numar(asteptat)}). {_FORMULA_2}"
-            )
-        if int(obtinut) == asteptat:
-            return (
-                f"{inceput}: valoarea e bună, dar e un float. Un număr de pași e un întreg: întoarce un int "
-                "(math.ceil întoarce deja int; numpy.ceil și împărțirea / întorc float — învelește în int(...))."
-            )
-        obtinut = int(obtinut)
-    if obtinut == 0 and asteptat == 1:
+    if obtinut == 0:
         return (
-            f"{inceput}, dar numărarea pașilor începe de la n = 1: aici max-autotune nu compilează mai mult, "
-            "așa că e în câștig chiar de la primul pas. Întoarce cel puțin 1 (de exemplu max(1, n))."
+            f"{inceput}, dar numărarea pașilor începe de la n = 1: aici max-autotune e în câștig (sau la "
+            "egalitate) chiar de la primul pas. Întoarce cel puțin 1 (de exemplu max(1, n))."
         )
-    if obtinut < 0 and asteptat == 1:
+    if obtinut < 0:
         return (
-            f"{inceput}, un număr negativ: aici max-autotune compilează mai repede, deci formula dă un n "
-            "negativ. E în câștig chiar de la primul pas: răspunsul e 1 (folosește max(1, n))."
+            f"{inceput}, un număr negativ. Aici primul apel al lui max-autotune nu e mai scump, deci "
+            "diferența primelor apeluri e negativă (sau zero) și formula dă un n mai mic decât 1. E în câștig "
+            "chiar de la primul pas: răspunsul e 1 (folosește max(1, n))."
         )
-    if obtinut == 1 and asteptat > 1:
-        return (
-            f"{inceput}, dar trebuia {format_numar(asteptat)}. Ai răspuns ca și cum compilarea n-ar costa nimic: ai uitat "
-            f"timpii de compilare, sau ai pus argumentele în altă ordine (ordinea e {_ORDINEA_2}). {_FORMULA_2}"
-        )
-    if obtinut == asteptat - 1:
-        return (
-            f"{inceput}, cu unu mai puțin decât trebuie ({format_numar(asteptat)}): ai rotunjit în jos "
-            f"(math.floor sau int(...)). După {cu_substantiv(obtinut, 'pas', 'pași')}, max-autotune încă n-a recuperat compilarea: rotunjește în sus, cu math.ceil."
-        )
-    if obtinut == asteptat + 1:
-        egalitate = _pasi_ajung_la_egalitate(caz, asteptat)
-        return (
-            f"{inceput}, cu unu mai mult decât trebuie ({format_numar(asteptat)}). "
-            + (
-                f"La n = {asteptat} costurile totale sunt exact egale, iar condiția e „≤”: n = {asteptat} se "
-                "numără. Probabil ai folosit floor(...) + 1, int(...) + 1 sau o comparație strictă (<)."
-                if egalitate
-                else "Ai adăugat un pas în plus după rotunjirea în sus."
-            )
-        )
-    return f"{inceput}, dar trebuia {format_numar(asteptat)}. {_FORMULA_2}"
+    return (
+        f"{inceput}, dar trebuia 1: deja după primul pas max-autotune a costat {_diferenta_text(caz, 1)}, și "
+        "rămâne așa, fiindcă pasul lui nu e mai lent."
+    )
 
 
-def _pasi_ajung_la_egalitate(caz: _Caz2, n: int) -> bool:
-    cd, pd, ca, pa = caz.argumente
-    return ca + n * pa == cd + n * pd
+def _x_2(argumente) -> float:
+    prima_d, pas_d, prima_a, pas_a = argumente
+    return (prima_a - prima_d) / (pas_d - pas_a)
 
 
-def _permutare_potrivita(obtinute: list) -> tuple | None:
+#: Greșeli cunoscute la cazurile rezolvate cu formula: (cum se calculează, explicația). Una e
+#: numită doar dacă răspunsurile cursantului sunt exact ale ei pe toate aceste cazuri.
+_GRESELI_FORMULA_2 = (
+    (
+        lambda a: max(1, math.ceil(_x_2(a))),
+        "Răspunsurile tale sunt exact ce dă totalul socotit ca prima + n · pas (adică n ≥ diferența "
+        "primelor apeluri / câștigul pe pas, rotunjit în sus). Dar primul apel e deja primul pas (compilarea "
+        "plus o rulare): după n pași totalul e prima + (n − 1) · pas, deci răspunsul e cu 1 mai mare.",
+    ),
+    (
+        lambda a: 1 + math.floor(_x_2(a)),
+        "Răspunsurile tale sunt exact ce dă rotunjirea în jos (math.floor sau int(...)): la cazul cu "
+        "egalitate exactă ies bine, la celelalte sunt cu 1 mai mici. După atâția pași, max-autotune încă "
+        "n-a recuperat primul apel mai scump: rotunjește în sus, cu math.ceil.",
+    ),
+    (
+        lambda a: 2 + math.floor(_x_2(a)),
+        "Răspunsurile tale sunt bune peste tot, mai puțin la cazul cu egalitate exactă, unde ai cu 1 mai "
+        "mult: acolo totalurile sunt exact egale la n-ul corect, iar condiția e „≤” (costă cel mult cât "
+        "modul implicit), deci n-ul acela se numără. Probabil ai folosit floor(...) + 1 sau o comparație strictă (<).",
+    ),
+    (
+        lambda a: 2 + math.ceil(_x_2(a)),
+        "Răspunsurile tale sunt peste tot cu 1 mai mari decât trebuie: ai numărat un pas în plus.",
+    ),
+    (
+        lambda a: 1,
+        "Ai întors 1 și unde primul apel al lui max-autotune e mai scump: ai răspuns ca și cum primul apel "
+        "n-ar costa nimic în plus.",
+    ),
+)
+
+
+def _diagnostic_formula_2(caz: _Caz2, obtinut: int) -> str:
+    """Un răspuns greșit la un caz rezolvat cu formula, explicat cu totalurile."""
+    asteptat = caz.asteptat
+    inceput = (
+        f"Pentru cazul „{caz.descriere}” ai întors {obtinut!r}, dar trebuia {format_numar(asteptat)} "
+        f"(apelul `{caz.apel()}`)."
+    )
+    if obtinut < 1:
+        explicatie = "Un număr de pași e cel puțin 1."
+    elif obtinut < asteptat:
+        explicatie = (
+            f"După {cu_substantiv(int(obtinut), 'pas', 'pași')}, max-autotune a costat în total "
+            f"{_diferenta_text(caz, obtinut)}: încă n-a recuperat primul apel mai scump."
+        )
+    else:
+        explicatie = (
+            f"Deja după {cu_substantiv(asteptat, 'pas', 'pași')}, max-autotune a costat în total "
+            f"{_diferenta_text(caz, asteptat)}, și de acolo încolo rămâne așa."
+        )
+    return f"{inceput} {explicatie} {_FORMULA_2}"
+
+
+def _permutare_potrivita(cazuri: list[_Caz2], obtinute: list) -> tuple | None:
     """O ordine a argumentelor (alta decât cea corectă) cu care referința dă exact răspunsurile
     cursantului, dacă acestea nu sunt toate la fel; altfel None."""
-    if len({repr(v) for v in obtinute}) < 2:
+    if len({repr(o) for o in obtinute}) < 2:
         return None
     for ordine in itertools.permutations(range(4)):
         if ordine == (0, 1, 2, 3):
             continue
-        asteptate = [_pasi_referinta(*(caz.argumente[i] for i in ordine)) for caz in _CAZURI_2]
-        if all(_la_fel_2(o, a) for o, a in zip(obtinute, asteptate)):
+        asteptate = [apel_de_amortizare(*(caz.argumente[i] for i in ordine)) for caz in cazuri]
+        if all(_aproape_la_fel(o, a) for o, a in zip(obtinute, asteptate)):
             return ordine
     return None
 
 
-def exercitiul_2(pasi_de_rentabilitate) -> Rezultat:
-    """Verifică `pasi_de_rentabilitate(compilare_default_s, pas_default_s, compilare_autotune_s,
-    pas_autotune_s)`: cel mai mic întreg n ≥ 1 pentru care compilarea cu max-autotune plus n pași
-    costă cel mult cât compilarea implicită plus n pași, sau None dacă nu există.
+def _aproape_la_fel(obtinut, asteptat) -> bool:
+    """La fel, sau (pentru un număr mare de pași) cu cel mult 1 diferență: cu argumentele în altă
+    ordine, raportul poate ieși un întreg exact, iar o formulă în virgulă mobilă îl rotunjește altfel."""
+    if obtinut is None or asteptat is None:
+        return obtinut is asteptat
+    return obtinut == asteptat or (min(obtinut, asteptat) > 1 and abs(obtinut - asteptat) == 1)
 
-    Răspunsul trebuie să fie un întreg (int, sau un întreg NumPy). Un float e respins, chiar dacă
-    are valoarea bună (183334.0): un număr de pași e un întreg, iar mesajul spune cum se repară."""
+
+def exercitiul_2(pasi_de_rentabilitate) -> Rezultat:
+    """Verifică `pasi_de_rentabilitate(prima_default_s, pas_default_s, prima_autotune_s,
+    pas_autotune_s)`: cel mai mic întreg n ≥ 1 de la care max-autotune a costat în total cel mult
+    cât modul implicit (și rămâne așa), sau None dacă nu există. Totalul după n pași e
+    `primul apel + (n − 1) · pas` (`curs_compilare.amortizare`); referința e `apel_de_amortizare`.
+
+    Cazurile se aleg la întâmplare la fiecare rulare. Răspunsul trebuie să fie un întreg (int,
+    sau un întreg NumPy); un float e respins, chiar dacă are valoarea bună, cu un mesaj care
+    spune cum se repară."""
 
     def corp():
-        obtinute = [_raspuns_2(pasi_de_rentabilitate, caz) for caz in _CAZURI_2]
-        asteptate = [_pasi_referinta(*caz.argumente) for caz in _CAZURI_2]
-        gresite = [(c, o, a) for c, o, a in zip(_CAZURI_2, obtinute, asteptate) if not _la_fel_2(o, a)]
-        if not gresite:
-            return (
-                "În cazul tipic, max-autotune își recuperează cele 55 s de compilare în plus după "
-                f"{cu_substantiv(asteptate[0], 'pas', 'pași')} (0,3 ms câștigați pe pas). La o antrenare "
-                "lungă merită; la un notebook rulat o dată, nu."
-            )
-        ordine = _permutare_potrivita(obtinute)
-        if ordine is not None:
-            nume = ("compilare_default_s", "pas_default_s", "compilare_autotune_s", "pas_autotune_s")
-            folosita = ", ".join(nume[i] for i in ordine)
+        if _foloseste_referinta(pasi_de_rentabilitate):
             raise GresealaCursant(
-                "Răspunsurile tale sunt exact cele ale formulei corecte cu argumentele în altă ordine: "
-                f"ai lucrat ca și cum ordinea ar fi ({folosita}). Ordinea cerută e {_ORDINEA_2}."
+                "Funcția ta folosește calculul gata făcut din pachetul cursului (apel_de_amortizare sau "
+                "prag_rentabilitate). Exercițiul îți cere să-l scrii tu, pornind de la totalul după n pași: "
+                f"{FORMULA}."
             )
-        raise GresealaCursant(_diagnostic_2(*gresite[0]))
+        cazuri = _cazuri_2(generator_aleator())
+        brute = [_raspuns_2(pasi_de_rentabilitate, caz) for caz in cazuri]
+        for caz, obtinut in zip(cazuri, brute):
+            mesaj = _diagnostic_valoare_2(caz, obtinut)
+            if mesaj:
+                raise GresealaCursant(mesaj)
+        obtinute = [None if o is None else int(o) for o in brute]
+        asteptate = [caz.asteptat for caz in cazuri]
+        if obtinute != asteptate:
+            ordine = _permutare_potrivita(cazuri, obtinute)
+            if ordine is not None:
+                folosita = ", ".join(_NUME_2[i] for i in ordine)
+                raise GresealaCursant(
+                    "Răspunsurile tale sunt exact cele ale formulei corecte cu argumentele în altă ordine: "
+                    f"ai lucrat ca și cum ordinea ar fi ({folosita}). Ordinea cerută e {_ORDINEA_2}."
+                )
+            for caz, obtinut, asteptat in zip(cazuri, obtinute, asteptate):
+                if not caz.prin_formula and obtinut != asteptat:
+                    raise GresealaCursant(_diagnostic_limita_2(caz, obtinut))
+            formula = [(caz, o) for caz, o in zip(cazuri, obtinute) if caz.prin_formula]
+            for calcul, explicatie in _GRESELI_FORMULA_2:
+                if all(o == calcul(caz.argumente) for caz, o in formula):
+                    raise GresealaCursant(f"{explicatie} {_FORMULA_2}")
+            caz, obtinut = next((c, o) for c, o in formula if o != c.asteptat)
+            raise GresealaCursant(_diagnostic_formula_2(caz, obtinut))
+        floaturi = [(caz, o) for caz, o in zip(cazuri, brute) if isinstance(o, float)]
+        if floaturi:
+            caz, obtinut = floaturi[0]
+            raise GresealaCursant(
+                f"Pentru cazul „{caz.descriere}” ai întors {obtinut!r}: valoarea e bună, dar e un float. Un "
+                "număr de pași e un întreg: întoarce un int (math.ceil întoarce deja int; numpy.ceil și "
+                "împărțirea / întorc float — învelește în int(...))."
+            )
+        tipic = cazuri[0]
+        prima_d, pas_d, prima_a, pas_a = tipic.argumente
+        return (
+            f"Toate cele {cu_substantiv(len(cazuri), 'caz', 'cazuri')}, alese la întâmplare, ies bine, inclusiv cele limită. În cazul "
+            f"tipic ({_descriere_2(*tipic.argumente)}), max-autotune se amortizează după "
+            f"{cu_substantiv(tipic.asteptat, 'pas', 'pași')}: primul lui apel costă cu {format_timp(prima_a - prima_d)} "
+            f"mai mult, iar fiecare pas îi aduce înapoi {format_timp(pas_d - pas_a)}. La o antrenare lungă merită; "
+            "la un notebook rulat o dată, nu."
+        )
 
-    return verificare("Exercițiul 2", corp)
+    return verificare("Exercițiul 2", corp, limita_s=LIMITA_VERIFICARE_2_S)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -628,6 +894,40 @@ _GPU_URI_DE_CONTROL = [
     DescriereGPU("Tesla P100", (6, 0), 56, 16.0),
     DescriereGPU("RTX A6000", (8, 6), 84, 48.0),
 ]
+
+#: Cât are voie să dureze un apel al funcției cursantului, și toată verificarea (care o apelează
+#: de câteva zeci de ori, cu diagnosticul).
+LIMITA_APEL_3_S = 2.0
+LIMITA_VERIFICARE_3_S = 30.0
+#: Câte GPU-uri inventate, cu date alese la întâmplare, se adaugă la fiecare rulare.
+GPU_URI_ALEATOARE = 4
+
+_CAPABILITATI_ALEATOARE = ((6, 1), (7, 0), (7, 5), (8, 0), (8, 6), (8, 9), (9, 0), (10, 0), (12, 0))
+_MEMORII_ALEATOARE = (6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 80.0, 96.0, 141.0, 192.0)
+
+
+def _gpu_uri_aleatoare(generator) -> list[DescriereGPU]:
+    """GPU-uri inventate, altele la fiecare rulare: unul cu exact pragul de SM, unul chiar sub el,
+    unul mic și unul mare, cu capabilități și memorii alese la întâmplare (independent de SM)."""
+    sm = [
+        SM_MINIM_GEMM_AUTOTUNE,
+        SM_MINIM_GEMM_AUTOTUNE - 1,
+        generator.randint(10, SM_MINIM_GEMM_AUTOTUNE - 2),
+        generator.randint(SM_MINIM_GEMM_AUTOTUNE + 1, 200),
+    ][:GPU_URI_ALEATOARE]
+    generator.shuffle(sm)
+    capabilitati = [generator.choice(_CAPABILITATI_ALEATOARE) for _ in sm]
+    capabilitati[generator.randrange(len(sm))] = (8, 0)  # pragul dtype-ului, cu un număr de SM oarecare
+    return [
+        DescriereGPU(
+            f"GPU de test {generator.randint(100, 999)}-{litera}",
+            capabilitate,
+            numar,
+            generator.choice(_MEMORII_ALEATOARE),
+        )
+        for litera, capabilitate, numar in zip("ABCDEFGH", capabilitati, sm)
+    ]
+
 
 _CHEI_PLAN = ("dtype", "sabloane_gemm")
 
@@ -691,7 +991,7 @@ _EXPLICATII_DEPENDENTA_DTYPE = {
 
 _BAZA_PROBA = DescriereGPU("GPU de probă", (8, 0), 108, 40.0)
 _VARIANTE_PROBA = {
-    "nume": ("GPU de probă", "NVIDIA A100-SXM4-80GB") + tuple(g.nume for g in GPU_URI_DE_EXEMPLU),
+    "nume": ("GPU de probă", "NVIDIA A100-SXM4-80GB", "Tesla T4", "GeForce RTX 3080"),
     "memorie_gib": (8.0, 16.0, 40.0, 80.0, 141.0),
     "numar_sm": (28, 58, 68, 108, 132),
     "capabilitate": ((7, 0), (7, 5), (8, 0), (8, 6), (9, 0)),
@@ -712,13 +1012,21 @@ def _descriere_scurta(gpu: DescriereGPU) -> str:
     return f"{gpu.nume} (capabilitate {major}.{minor}, {cu_substantiv(gpu.numar_sm, 'SM', 'SM')}, {format_numar(gpu.memorie_gib)} GiB)"
 
 
+def _mesaj_timp_3(gpu: DescriereGPU) -> str:
+    return (
+        f"Pentru {_descriere_scurta(gpu)}, funcția ta n-a terminat în {format_timp(LIMITA_APEL_3_S)}. "
+        "Planul e o decizie din două comparații: caută o buclă care nu se oprește."
+    )
+
+
 def _plan_cursant(plan_pentru, gpu: DescriereGPU, cunoscut: bool) -> tuple[torch.dtype, bool]:
     """Planul cursantului pentru `gpu`, verificat ca formă: (dtype, sabloane_gemm)."""
     try:
-        plan = apeleaza(plan_pentru, gpu)
+        with limita_timp(LIMITA_APEL_3_S, "funcția ta", mesaj=_mesaj_timp_3(gpu)):
+            plan = apeleaza(plan_pentru, gpu, limita_s=None)
     except GresealaCursant as greseala:
         text = str(greseala)
-        if text == NESCRIS:
+        if text in (NESCRIS, _mesaj_timp_3(gpu)):
             raise
         sfat = ""
         if not cunoscut and "KeyError" in text:
@@ -766,10 +1074,13 @@ def _plan_cursant(plan_pentru, gpu: DescriereGPU, cunoscut: bool) -> tuple[torch
 
 
 def _proba(plan_pentru, gpu: DescriereGPU):
-    """Planul cursantului pentru un GPU de probă, sau None dacă funcția cade."""
+    """Planul cursantului pentru un GPU de probă, sau None dacă funcția cade (dacă depășește
+    limita de timp, verificarea se oprește)."""
     try:
         return _plan_cursant(plan_pentru, gpu, cunoscut=False)
-    except GresealaCursant:
+    except GresealaCursant as greseala:
+        if str(greseala) == _mesaj_timp_3(gpu):
+            raise
         return None
 
 
@@ -800,9 +1111,12 @@ def _explica_dtype(plan_pentru, gresite) -> list[str]:
     prag = [g for g, o, _ in gresite if tuple(g.capabilitate) == (8, 0) and o == torch.float16]
     if prag and all(tuple(g.capabilitate) == (8, 0) for g, _, _ in gresite):
         explicatii.append(_EXPLICATII_DTYPE["prag_8_0"])
-    for camp, explicatie in _EXPLICATII_DEPENDENTA_DTYPE.items():
-        if _depinde_de(plan_pentru, camp, 0):
-            explicatii.append(explicatie)
+    if all(o in (torch.bfloat16, torch.float16) for _, o, _ in gresite):
+        # alegerea e între cele două tipuri, dar greșită: după ce depinde? (prima dependență găsită)
+        for camp, explicatie in _EXPLICATII_DEPENDENTA_DTYPE.items():
+            if _depinde_de(plan_pentru, camp, 0):
+                explicatii.append(explicatie)
+                break
     return explicatii
 
 
@@ -812,11 +1126,13 @@ def _explica_sabloane(plan_pentru) -> list[str]:
     peste_prag = _proba(plan_pentru, replace(_BAZA_PROBA, numar_sm=SM_MINIM_GEMM_AUTOTUNE + 1))
     if la_prag is not None and peste_prag is not None and not la_prag[1] and peste_prag[1]:
         explicatii.append(_EXPLICATII_SABLOANE["strict"])
-    for camp in ("memorie_gib", "capabilitate", "nume"):
-        if _depinde_de(plan_pentru, camp, 1):
+    else:
+        # după ce depinde decizia? ne oprim la prima dependență greșită găsită
+        camp = next((c for c in ("memorie_gib", "capabilitate", "nume") if _depinde_de(plan_pentru, c, 1)), None)
+        if camp is not None:
             explicatii.append(_EXPLICATII_SABLOANE[camp])
-    if not _depinde_de(plan_pentru, "numar_sm", 1) and _EXPLICATII_SABLOANE["fara_sm"] not in explicatii:
-        explicatii.append(_EXPLICATII_SABLOANE["fara_sm"])
+        if not _depinde_de(plan_pentru, "numar_sm", 1):
+            explicatii.append(_EXPLICATII_SABLOANE["fara_sm"])
     explicatii.append(_REGULA_SABLOANE)
     return explicatii
 
@@ -833,10 +1149,20 @@ def exercitiul_3(plan_pentru) -> Rezultat:
     """Verifică `plan_pentru(gpu: DescriereGPU) -> {"dtype": ..., "sabloane_gemm": ...}` pe
     GPU-urile din `GPU_URI_DE_EXEMPLU` și pe câteva pe care cursantul nu le vede: bfloat16 de la
     capabilitatea (8, 0) încolo, altfel float16; șabloanele GEMM ale lui max-autotune de la
-    `SM_MINIM_GEMM_AUTOTUNE` (68) multiprocesoare în sus."""
+    `SM_MINIM_GEMM_AUTOTUNE` (68) multiprocesoare în sus. La fiecare rulare se adaugă și câteva
+    GPU-uri inventate, cu date alese la întâmplare."""
 
     def corp():
-        gpu_uri = [(g, True) for g in GPU_URI_DE_EXEMPLU] + [(g, False) for g in _GPU_URI_DE_CONTROL]
+        if plan_pentru is _plan_corect or "_plan_corect" in _nume_folosite(plan_pentru):
+            raise GresealaCursant(
+                "Funcția ta folosește referința verificării (_plan_corect). Exercițiul îți cere să scrii "
+                "tu regula, din câmpurile lui gpu (secțiunea 5)."
+            )
+        gpu_uri = (
+            [(g, True) for g in GPU_URI_DE_EXEMPLU]
+            + [(g, False) for g in _GPU_URI_DE_CONTROL]
+            + [(g, False) for g in _gpu_uri_aleatoare(generator_aleator())]
+        )
         gresite_dtype, gresite_sabloane = [], []
         for gpu, cunoscut in gpu_uri:
             tip, sabloane = _plan_cursant(plan_pentru, gpu, cunoscut)
@@ -848,7 +1174,7 @@ def exercitiul_3(plan_pentru) -> Rezultat:
         if not gresite_dtype and not gresite_sabloane:
             mesaj = (
                 f"Planul e corect pentru toate cele {cu_substantiv(len(GPU_URI_DE_EXEMPLU), 'GPU', 'GPU-uri')} din listă și pentru "
-                f"{len(_GPU_URI_DE_CONTROL)} pe care nu le-ai văzut: bfloat16 de la Ampere (8.0) încolo, "
+                f"{len(gpu_uri) - len(GPU_URI_DE_EXEMPLU)} pe care nu le-ai văzut: bfloat16 de la Ampere (8.0) încolo, "
                 f"float16 înainte; șabloanele GEMM ale lui max-autotune doar de la {SM_MINIM_GEMM_AUTOTUNE} de SM în sus."
             )
             if torch.cuda.is_available():
@@ -890,4 +1216,4 @@ def exercitiul_3(plan_pentru) -> Rezultat:
             randuri += _explica_sabloane(plan_pentru)
         raise GresealaCursant("\n".join(randuri))
 
-    return verificare("Exercițiul 3", corp)
+    return verificare("Exercițiul 3", corp, limita_s=LIMITA_VERIFICARE_3_S)
