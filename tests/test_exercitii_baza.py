@@ -232,3 +232,11 @@ def test_generator_aleator_reproductibil(monkeypatch):
 def test_numar_precis():
     assert baza.numar_precis(12.345678, "s") == "12,3457 s"
     assert baza.numar_precis(0.0) == "0"
+
+
+def test_elementele_gresite_numarate_cu_toleranta_comparatiei():
+    asteptat = torch.full((2720,), 1.0)
+    obtinut = asteptat + 1e-6  # în toleranța lui assert_close
+    obtinut[7] = 5.0
+    r = _mesaj(lambda: baza.compara_tensori(obtinut, asteptat))
+    assert not r and "1 din 2 720" in r.mesaj, r.mesaj

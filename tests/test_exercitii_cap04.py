@@ -1036,7 +1036,8 @@ def test_gpu_ex2_runda_cu_reduce_overhead_adevarat():
         rezultat = cap04.exercitiul_2(corect)
         assert rezultat and "reduce-overhead\") adevărat" in rezultat.mesaj, rezultat.mesaj
     for gresit, fragment in ((_tot_cu_cpu, "Rezultatul e pe cpu"), (_tot_float64, "torch.float64"),
-                             (_tot_prin_modelul_original, "poate fi doar apelat")):
+                             (_tot_prin_modelul_original, "poate fi doar apelat"),
+                             (_tot_fara_ultima_copie, "chiar bufferul static")):
         _respins(cap04.exercitiul_2(gresit), fragment)
 
 
@@ -1056,7 +1057,10 @@ def test_gpu_ex2_compilat_accepta_copiile():
 
 
 @are_gpu
-@pytest.mark.parametrize("gresit", [_tot_naiv, _tot_doar_mark_step, _tot_clone_la_final, _tot_fara_ultima_copie])
+# `_tot_fara_ultima_copie` lipsește de aici: pe un H200 cu torch 2.11, runda cu modelul compilat
+# adevărat n-o prinde (ultima ieșire necopiată n-a fost suprascrisă de apelurile de după funcție);
+# o prinde runda de imitație, vezi test_gpu_ex2_runda_cu_reduce_overhead_adevarat.
+@pytest.mark.parametrize("gresit", [_tot_naiv, _tot_doar_mark_step, _tot_clone_la_final])
 def test_gpu_ex2_compilat_respinge_iesirile_necopiate(gresit):
     # Cu modelul compilat adevărat, greșeala apare ca același tensor întors la fiecare apel, ca
     # eroarea de ieșire suprascrisă sau ca valori schimbate de apelurile de după funcție. Asta

@@ -491,6 +491,14 @@ def _acelasi_dispozitiv(a: torch.device, b: torch.device) -> bool:
     return a.index is None or b.index is None or a.index == b.index
 
 
+_TOLERANTE_IMPLICITE = {
+    torch.float16: (1e-3, 1e-5),
+    torch.bfloat16: (1.6e-2, 1e-5),
+    torch.float32: (1.3e-6, 1e-5),
+    torch.float64: (1e-7, 1e-7),
+}
+
+
 def compara_tensori(obtinut: Any, asteptat: torch.Tensor, context: str = "", rtol=None, atol=None) -> None:
     """Ridică `GresealaCursant` cu o explicație dacă `obtinut` diferă de `asteptat`. Ordinea:
     None, alt tip de obiect, altă formă, alt `dtype`, alt dispozitiv (strict, fără conversii),
@@ -535,7 +543,9 @@ def compara_tensori(obtinut: Any, asteptat: torch.Tensor, context: str = "", rto
         o, a = obtinut.detach().double().cpu(), asteptat.detach().double().cpu()
         diferenta = torch.nan_to_num((o - a).abs(), nan=float("inf"))
         pozitie = tuple(int(i) for i in torch.unravel_index(diferenta.argmax(), diferenta.shape))
-        gresite = int((~torch.isclose(o, a, equal_nan=True)).sum())
+        if rtol is None or atol is None:  # toleranțele implicite ale lui assert_close, după tip
+            rtol, atol = _TOLERANTE_IMPLICITE.get(asteptat.dtype, (0.0, 0.0))
+        gresite = int((~torch.isclose(o, a, rtol=rtol, atol=atol, equal_nan=True)).sum())
         detaliu = (
             f" Elemente greșite: {format_numar(gresite)} din {format_numar(asteptat.numel())}; cea mai mare "
             f"diferență e la poziția {pozitie}: ai {numar_precis(o[pozitie].item())}, trebuia "

@@ -517,6 +517,14 @@ def _explica_lansarea(eroare, date: _Date, mod: str, kernel, tipuri_trecute: set
             "citire sau o scriere în afara tensorilor: pune masca (offsets < n) și în tl.load, și în "
             "tl.store. După o eroare CUDA, repornește kernel-ul notebook-ului."
         )
+    if "NotImplementedError" in str(cauza) and "raise" in str(cauza):
+        return NESCRIS  # pe GPU, `raise NotImplementedError` din kernel e o eroare de compilare Triton
+    if "maximum tensor numel" in str(cauza):
+        return (
+            f"Blocul tău e prea mare pentru {date.descriere(mod != 'functie')}: un program Triton are cel "
+            f"mult {format_numar(2**20)} de elemente într-un bloc. Împarte tensorul între mai multe "
+            "programe: grila triton.cdiv(n, BLOCK), cu un BLOCK de ordinul 1 024."
+        )
     if "triton.jit" in str(cauza) and mod != "kernel":
         return (
             "Funcția ta folosește tl.* în afara unui kernel Triton: tl.program_id, tl.load, tl.store "
