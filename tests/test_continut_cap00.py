@@ -92,3 +92,30 @@ def test_cifrele_de_referinta_numarate_cer_de():
     text = descrie_cifra({"valoare": 431.0, "unitate": "apeluri"})
     assert text == "431 de apeluri" and not probleme_de_format(text)
     assert descrie_cifra({"valoare": 4.0, "unitate": "kernel-uri"}) == "4 kernel-uri"
+
+
+def test_exercitiile_spun_ce_verifica():
+    """Enunțurile spun ce încearcă verificările: GPU-uri simulate cu durate alese la întâmplare,
+    lucrul primului apel rămas în coadă (deci sincronizarea de după încălzire), modelul unic al
+    amortizării (`curs_compilare/amortizare.py`) cu „de acolo încolo” și cazul compilatului mai
+    lent pe apel."""
+    text = "\n".join(c.source for c in _celule(FISIERE[0], "markdown"))
+    assert "durate alese la întâmplare" in text
+    assert "rămâne în coadă" in text and "chiar înainte de a porni ceasul" in text
+    assert "curs_compilare/amortizare.py" in text
+    assert "de la *n* încolo" in text
+    assert "Dacă e negativ" in text and "`None`" in text
+
+
+def test_solutia_exercitiului_3_foloseste_modelul_unic():
+    """Soluția întoarce None când varianta compilată e mai lentă pe apel, chiar dacă primul ei
+    apel e mai ieftin (modelul din `curs_compilare.amortizare`)."""
+    import math
+
+    from curs_compilare.amortizare import apel_de_amortizare
+
+    cod = next(c.source for c in _celule(FISIERE[1], "code") if c.source.startswith("def dupa_cate_apeluri("))
+    spatiu = {"math": math}
+    exec(cod.split("\n\n\nrezultat")[0], spatiu)
+    for prima, eager, compilat in [(0.002, 0.003, 0.004), (9.0, 3.0, 1.0), (0.002, 0.003, 0.003), (5.0, 1.0, 1.0)]:
+        assert spatiu["dupa_cate_apeluri"](prima, eager, compilat) == apel_de_amortizare(eager, eager, prima, compilat)
