@@ -291,8 +291,11 @@ def _armeaza() -> None:
     if not _termene:
         signal.setitimer(signal.ITIMER_REAL, 0)
         return
-    ramas = min(t.final for t in _termene) - time.perf_counter()
-    signal.setitimer(signal.ITIMER_REAL, max(ramas, 1e-4), _INTERVAL_REPETARE_S)
+    acum = time.perf_counter()
+    # Un termen care a întrerupt deja codul revine abia după intervalul de repetare (altfel semnalul
+    # ar cădea chiar în blocul care tratează întreruperea).
+    ramas = min(max(t.final - acum, _INTERVAL_REPETARE_S if t.declansari else 1e-4) for t in _termene)
+    signal.setitimer(signal.ITIMER_REAL, ramas, _INTERVAL_REPETARE_S)
 
 
 def _mesaj_timp(termen: _Termen) -> str:
@@ -601,6 +604,8 @@ def verificare(exercitiu: str, corp: Callable[[], str], limita_s: float | None =
         return Rezultat(exercitiu, True, mesaj or "")
     except GresealaCursant as greseala:
         return Rezultat(exercitiu, False, str(greseala))
+    except TimpDepasit:  # o întrerupere ajunsă chiar în tratarea alteia
+        return Rezultat(exercitiu, False, _mesaj_timp(_Termen(limita_s or 0, 0, "codul tău")))
     except Exception as eroare:
         return Rezultat(
             exercitiu, False,
