@@ -338,7 +338,12 @@ def _masoara_pe_gpu(reglare, configuratii) -> str:
         reglat(a, b)  # primul apel: aici se face reglarea, în afara cronometrării
         torch.cuda.synchronize()
     except Exception as eroare:
-        raise GresealaCursant(_explica_eroare_triton(eroare, "una dintre configurații (la 2048 × 2048)")) from None
+        nume = "una dintre configurații"
+        if "shared memory" in str(eroare) and configuratii:
+            # Triton nu spune care configurație a cerut prea mult: e cea cu cele mai mari plăci.
+            numar, cea_mai_mare = max(enumerate(configuratii, 1), key=lambda p: _memorie_partajata(p[1]))
+            nume = _nume_configuratie(numar, cea_mai_mare)
+        raise GresealaCursant(_explica_eroare_triton(eroare, f"{nume} (la 2048 × 2048)")) from None
     aleasa = reglat.configuratia_aleasa
     descriere_aleasa = reglare.descrie_configuratie(aleasa) if aleasa is not None else "configurația aleasă"
     comparatie = compara({"baza": ruleaza_baza, "reglat": lambda: reglat(a, b), "cublas": lambda: a @ b})
