@@ -28,7 +28,7 @@ def mesaje_in_formatul_cursului(monkeypatch):
     def verificare_cu_control(*argumente, **argumente_numite):
         rezultat = originala(*argumente, **argumente_numite)
         assert not probleme_de_format(rezultat.mesaj), (probleme_de_format(rezultat.mesaj), rezultat.mesaj)
-        assert "Traceback" not in rezultat.mesaj and "ş" not in rezultat.mesaj and "ţ" not in rezultat.mesaj
+        assert "Traceback" not in rezultat.mesaj and "\u015f" not in rezultat.mesaj and "\u0163" not in rezultat.mesaj
         return rezultat
 
     monkeypatch.setattr(cap02, "verificare", verificare_cu_control)

@@ -328,7 +328,7 @@ def _swiglu(a, b):
 
 def _un_singur_program(a, b, iesire, n, BLOCK):
     """O grilă de un singur program, corectă pentru orice n (blocul cuprinde tot tensorul)."""
-    _kernel_solutie[(1,)](a, b, iesire, n, BLOCK=max(16, triton.next_power_of_2(n)))
+    _kernel_solutie[(1,)](a, b, iesire, n, BLOCK=max(64, triton.next_power_of_2(n)))
 
 
 def _un_program_bucla_pe_blocuri(a, b, iesire, n, BLOCK):
@@ -621,3 +621,25 @@ def test_ex3_modelul_e_raportul_drumurilor():
     assert math.isclose(cap03.ACCELERARI_ASTEPTATE["B"], 10 / 2)
     assert math.isclose(cap03.ACCELERARI_ASTEPTATE["D"], 4 / 2)
     assert math.isclose(cap03.ACCELERARI_ASTEPTATE["E"], 5 / 3)
+
+
+def _copiaza_rezultatul_torch_apoi_lanseaza(a, b):
+    """Ocolire: rezultatul calculat cu torch, copiat în ieșirea dată apoi unui kernel."""
+    iesire = torch.empty_like(a)
+    iesire.copy_(a * torch.sigmoid(a) * b)
+    n = a.numel()
+    _kernel_solutie[(triton.cdiv(n, 1024),)](a, b, iesire, n, BLOCK=1024)
+    return iesire
+
+
+def test_ex2_ocolirea_prin_iesirea_data_kernelului_e_prinsa():
+    _respins(cap03.exercitiul_2(_copiaza_rezultatul_torch_apoi_lanseaza), "fără kernel-ul Triton")
+
+
+def test_ex2_memoria_veche_nu_e_luata_drept_calcul_torch(monkeypatch):
+    """Cu aceeași sămânță, a doua verificare primește aceleași date: ieșirea neinițializată poate
+    conține rezultatul primei verificări, fără ca funcția să fi calculat ceva cu torch."""
+    monkeypatch.setenv("CURS_SEMINTA", "1")
+    for _ in range(3):
+        rezultat = cap03.exercitiul_2(_swiglu)
+        assert rezultat, rezultat.mesaj

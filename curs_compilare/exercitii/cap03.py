@@ -309,6 +309,9 @@ class _Lansare:
 
     def __init__(self, kernel, grila, argumente: tuple, numite: dict):
         self.kernel = kernel
+        self.adrese_tensori = {
+            v.untyped_storage().data_ptr() for v in (*argumente, *numite.values()) if isinstance(v, torch.Tensor)
+        }
         parametri = _parametri_kernel(kernel)
         valori = dict(zip((p.name for p in parametri), argumente))
         valori.update(numite)
@@ -626,10 +629,28 @@ def _sondeaza(lansare, date: _Date, mod: str, tipuri_trecute: set) -> list[_Lans
         executa=False,
     )
     asteptat = referinta_swiglu(date.a, date.b)
-    calculat = (
-        _aproape(valoare, asteptat, date.tip) if mod == "functie" and isinstance(valoare, torch.Tensor)
-        else _iesirea_modificata(date)
-    )
+    if mod == "functie" and isinstance(valoare, torch.Tensor):
+        # Un tensor dat chiar kernel-ului (oprit aici) e memorie neinițializată: dacă acolo se află,
+        # întâmplător, un rezultat vechi, nu înseamnă că funcția l-a calculat cu torch.
+        dat_kernelului = any(valoare.untyped_storage().data_ptr() in l.adrese_tensori for l in lansari)
+        calculat = _aproape(valoare, asteptat, date.tip)
+        if calculat and dat_kernelului:
+            # Încă o dată, pe alte valori: memoria veche nu le mai poate ghici, un calcul torch da.
+            vechi_a, vechi_b = date.a.clone(), date.b.clone()
+            date.a.copy_(torch.rand_like(date.a) * 4 - 2)
+            date.b.copy_(torch.rand_like(date.b) * 4 - 2)
+            try:
+                valoare, _ = _ruleaza(
+                    lansare, date, mod, None, tipuri_trecute, LIMITA_SONDA_S,
+                    "Funcția ta n-a terminat nici fără să ruleze vreun kernel Triton: caută o buclă care nu se oprește.",
+                    executa=False,
+                )
+                calculat = isinstance(valoare, torch.Tensor) and _aproape(valoare, referinta_swiglu(date.a, date.b), date.tip)
+            finally:
+                date.a.copy_(vechi_a)
+                date.b.copy_(vechi_b)
+    else:
+        calculat = _iesirea_modificata(date)
     if not lansari:
         if calculat:
             raise GresealaCursant(
