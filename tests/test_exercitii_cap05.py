@@ -187,7 +187,7 @@ def test_ex1_rezultate_gresite_sunt_prinse(monkeypatch):
     "transforma, fragment",
     [
         (lambda c: c.double(), "float64"),
-        (lambda c: c.t().contiguous() if c.shape[0] == c.shape[1] else c[:-1], "Forma rezultatului"),
+        (lambda c: c[:-1], "Forma rezultatului"),  # un rând lipsă, oricare ar fi forma aleasă
     ],
     ids=["dtype", "forma"],
 )
