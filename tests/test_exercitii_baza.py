@@ -240,3 +240,31 @@ def test_elementele_gresite_numarate_cu_toleranta_comparatiei():
     obtinut[7] = 5.0
     r = _mesaj(lambda: baza.compara_tensori(obtinut, asteptat))
     assert not r and "1 din 2 720" in r.mesaj, r.mesaj
+
+
+def test_functiile_interzise_sunt_prinse_si_prin_alt_nume():
+    def raspunsul_gata(x):
+        return x * 2
+
+    alias = raspunsul_gata
+
+    def cursant_prin_alias(x):
+        return alias(x) + 0
+
+    interzise = {raspunsul_gata: "raspunsul_gata"}
+    for functie in (raspunsul_gata, cursant_prin_alias):
+        r = _mesaj(lambda f=functie: baza.apeleaza(f, 3, interzise=interzise))
+        assert not r and "raspunsul_gata" in r.mesaj and "scrii tu" in r.mesaj, r.mesaj
+    assert sys.getprofile() is None
+    assert _mesaj(lambda: str(baza.apeleaza(lambda x: x * 2, 3, interzise=interzise))).mesaj == "6"
+
+
+def test_limita_pune_la_loc_configuratia_dynamo():
+    """O întrerupere căzută într-un `config.patch` al bibliotecii îi sare restaurarea."""
+
+    def schimba_si_blocheaza():
+        torch._dynamo.config.assume_static_by_default = False
+        _bucla_cu_except_gol()
+
+    r = _mesaj(lambda: baza.apeleaza(schimba_si_blocheaza, limita_s=0.2))
+    assert not r and torch._dynamo.config.assume_static_by_default is True

@@ -46,6 +46,7 @@ __all__ = [
     "compara_tensori",
     "cere_numar",
     "explica_exceptie",
+    "linia_cursantului",
     "generator_aleator",
     "limita_timp",
     "numar_precis",
@@ -306,6 +307,19 @@ def _mesaj_timp(termen: _Termen) -> str:
     )
 
 
+def _restaureaza_configuratia(copie: dict) -> None:
+    """Pune la loc opțiunile lui Dynamo schimbate temporar (de `dynamic=True`, de `config.patch`)
+    a căror restaurare a sărit-o întreruperea, căzută chiar în codul bibliotecii."""
+    import warnings
+
+    configuratie = torch._dynamo.config
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for cheie, valoare in copie.items():
+            if getattr(configuratie, cheie, valoare) != valoare:
+                setattr(configuratie, cheie, valoare)
+
+
 @contextlib.contextmanager
 def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None = None):
     """Oprește blocul `with` după `secunde` și ridică `GresealaCursant` cu un mesaj în română
@@ -338,6 +352,7 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
     if _stare["mod"] == "urmarire":
         _porneste_urmarirea()
     gradient = torch.is_grad_enabled()
+    configuratie = torch._dynamo.config.get_config_copy()
     try:
         _armeaza()
         yield
@@ -346,6 +361,7 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
         if al_cui is not None and al_cui is not termen and al_cui in _termene:
             raise
         torch.set_grad_enabled(gradient)
+        _restaureaza_configuratia(configuratie)
         raise GresealaCursant(mesaj or _mesaj_timp(termen)) from None
     finally:
         _termene.remove(termen)
@@ -391,29 +407,39 @@ _SFATURI = {
 _LUNGIME_MESAJ = 400
 
 
-def _linia_cursantului(eroare: BaseException) -> tuple[int, str] | None:
-    """Ultima linie din codul cursantului prin care a trecut excepția (numărul și textul). Dacă
-    excepția a fost învelită de o bibliotecă (Dynamo, interpretorul Triton), caută și în
-    excepțiile din care provine (`__cause__`, `__context__`)."""
-    vazute = set()
+def _linia_din_exceptie(eroare: BaseException) -> tuple[int, str] | None:
+    """Ultima linie din codul cursantului pomenită de o singură excepție: în traceback-ul ei, în
+    stiva urmărită de Dynamo (`real_stack`) sau în mesaj („from user code: File "...", line 3"):
+    Dynamo nu execută codul cursantului, îl urmărește."""
+    gasit = None
+    tb = eroare.__traceback__
+    while tb is not None:
+        cod = tb.tb_frame.f_code
+        if _e_cod_al_cursantului(cod.co_filename):
+            text = linecache.getline(cod.co_filename, tb.tb_lineno, tb.tb_frame.f_globals).strip()
+            gasit = (tb.tb_lineno, text)
+        tb = tb.tb_next
+    if gasit is None:
+        for cadru in getattr(eroare, "real_stack", None) or ():
+            if _e_cod_al_cursantului(cadru.filename):
+                gasit = (cadru.lineno, (cadru.line or "").strip())
+    if gasit is None:
+        for fisier, numar in _LINIE_IN_MESAJ.findall(str(eroare)):
+            if _e_cod_al_cursantului(fisier):
+                gasit = (int(numar), linecache.getline(fisier, int(numar)).strip())
+    return gasit
+
+
+def linia_cursantului(eroare: BaseException) -> tuple[int, str] | None:
+    """Linia din codul cursantului cea mai apropiată de cauza excepției: (numărul, textul) sau
+    None. Caută și în excepțiile din care provine (`raise … from`, sau cea tratată când a apărut,
+    ca în Python), fiindcă bibliotecile (Dynamo, interpretorul Triton) le învelesc."""
+    gasit, vazute = None, set()
     while eroare is not None and id(eroare) not in vazute:
         vazute.add(id(eroare))
-        gasit = None
-        tb = eroare.__traceback__
-        while tb is not None:
-            cod = tb.tb_frame.f_code
-            if _e_cod_al_cursantului(cod.co_filename):
-                text = linecache.getline(cod.co_filename, tb.tb_lineno, tb.tb_frame.f_globals).strip()
-                gasit = (tb.tb_lineno, text)
-            tb = tb.tb_next
-        if gasit is not None:
-            return gasit
-        # Dynamo nu execută codul cursantului, îl urmărește: linia apare în mesaj („from user code”).
-        for fisier, numar in reversed(_LINIE_IN_MESAJ.findall(str(eroare))):
-            if _e_cod_al_cursantului(fisier):
-                return int(numar), linecache.getline(fisier, int(numar)).strip()
-        eroare = eroare.__cause__ or eroare.__context__
-    return None
+        gasit = _linia_din_exceptie(eroare) or gasit
+        eroare = eroare.__cause__ or (None if eroare.__suppress_context__ else eroare.__context__)
+    return gasit
 
 
 _LINIE_IN_MESAJ = re.compile(r'File "([^"]+)", line (\d+)')
@@ -430,7 +456,7 @@ def _e_stub(eroare: BaseException) -> bool:
     return tb is None or _e_cod_al_cursantului(tb.tb_frame.f_code.co_filename)
 
 
-def explica_exceptie(eroare: BaseException, cine: str = "Codul tău") -> str:
+def explica_exceptie(eroare: BaseException, cine: str = "Codul tău", linie: tuple[int, str] | None = None) -> str:
     """O excepție ca text pentru cursant: tipul ei, mesajul ei (scurtat), linia din codul
     cursantului unde a apărut și un sfat. Pentru `raise NotImplementedError`, `NESCRIS`."""
     if _e_stub(eroare):
@@ -439,34 +465,59 @@ def explica_exceptie(eroare: BaseException, cine: str = "Codul tău") -> str:
     if len(text) > _LUNGIME_MESAJ:
         text = text[:_LUNGIME_MESAJ].rstrip() + " …"
     tip = type(eroare).__name__
-    linie = _linia_cursantului(eroare)
+    linie = linie or linia_cursantului(eroare)
     unde = f" la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else (f" la linia {linie[0]}" if linie else "")
     sfat = next((s for t, s in _SFATURI.items() if isinstance(eroare, t)), "")
     return " ".join(parte for parte in (f"{cine} a ridicat {tip}{unde}: {text or '(fără mesaj)'}.", sfat) if parte)
 
 
+def _mesaj_interzis(nume: str) -> str:
+    return (
+        f"Funcția ta cheamă `{nume}`, funcția cursului care dă chiar răspunsul (calculul gata făcut). "
+        "Exercițiul îți cere să-l scrii tu."
+    )
+
+
 def apeleaza(functie: Callable, *argumente, limita_s: float | None = LIMITA_APEL_S, ce: str | None = None,
-             **argumente_numite) -> Any:
+             interzise: dict[Callable, str] | None = None, **argumente_numite) -> Any:
     """Apelează codul cursantului, cu o limită de timp (`limita_s` secunde; None = fără limită).
 
     Orice excepție devine o `GresealaCursant` cu explicație (`explica_exceptie`); depășirea
-    limitei, la fel. `ce` descrie apelul în mesajul despre timp („funcția ta pentru lotul 8”)."""
+    limitei, la fel. `ce` descrie apelul în mesajul despre timp („funcția ta pentru lotul 8”).
+    `interzise` ({funcție: nume}) sunt funcțiile cursului care dau chiar răspunsul cerut: dacă
+    codul cursantului cheamă vreuna (direct sau printr-un alt nume), răspunsul e respins."""
     if not callable(functie):
         raise GresealaCursant(
             f"Trebuia o funcție, dar am primit {type(functie).__name__}. Dă numele funcției, fără paranteze."
         )
     nume = getattr(functie, "__name__", None)
     descriere = ce or (f"funcția ta `{nume}`" if nume and nume != "<lambda>" else "codul tău")
+    coduri = {f.__code__: n for f, n in (interzise or {}).items() if hasattr(f, "__code__")}
+    if functie in (interzise or {}):
+        raise GresealaCursant(_mesaj_interzis(interzise[functie]))
+    folosite: list[str] = []
+    profil_vechi = sys.getprofile()
+    if coduri:
+        def profil(cadru, eveniment, argument):
+            if eveniment == "call" and cadru.f_code in coduri:
+                folosite.append(coduri[cadru.f_code])
+
+        sys.setprofile(profil)
     gradient = torch.is_grad_enabled()
     try:
         with limita_timp(limita_s, descriere):
-            return functie(*argumente, **argumente_numite)
+            rezultat = functie(*argumente, **argumente_numite)
     except GresealaCursant:
         raise
     except Exception as eroare:  # orice altă eroare a codului cursantului
         raise GresealaCursant(explica_exceptie(eroare)) from None
     finally:
+        if coduri:
+            sys.setprofile(profil_vechi)
         torch.set_grad_enabled(gradient)
+    if folosite:
+        raise GresealaCursant(_mesaj_interzis(folosite[0]))
+    return rezultat
 
 
 # ---------------------------------------------------------------------------------------------

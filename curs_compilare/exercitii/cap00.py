@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import sys
 import time
 from dataclasses import dataclass
 
@@ -467,32 +466,15 @@ _GRESELI_AMORTIZARE = [
 
 #: Funcțiile cursului care calculează deja răspunsul (exercițiul îți cere să-l calculezi tu).
 _FUNCTII_CURS = {
-    amortizare.apel_de_amortizare.__code__: "curs_compilare.amortizare.apel_de_amortizare",
-    masurare.prag_rentabilitate.__code__: "prag_rentabilitate",
+    amortizare.apel_de_amortizare: "curs_compilare.amortizare.apel_de_amortizare",
+    masurare.prag_rentabilitate: "prag_rentabilitate",
 }
 
 
 def _apeleaza_fara_scurtaturi(functie, caz: _Caz3):
-    """Apelează funcția cursantului și observă (cu `sys.setprofile`) dacă folosește o funcție a
-    cursului care dă direct răspunsul."""
-    folosite = []
-    profil_vechi = sys.getprofile()
-
-    def profil(cadru, eveniment, argument):
-        if eveniment == "call" and cadru.f_code in _FUNCTII_CURS:
-            folosite.append(_FUNCTII_CURS[cadru.f_code])
-
-    sys.setprofile(profil)
-    try:
-        rezultat = apeleaza(functie, caz.prima, caz.eager, caz.compilat, limita_s=LIMITA_APEL_3_S)
-    finally:
-        sys.setprofile(profil_vechi)
-    if folosite:
-        raise GresealaCursant(
-            f"Ai folosit funcția cursului `{folosite[0]}`, care face chiar calculul cerut: scrie-l tu, din "
-            "totalurile celor două variante."
-        )
-    return rezultat
+    """Apelează funcția cursantului; o respinge dacă folosește o funcție a cursului care dă
+    direct răspunsul."""
+    return apeleaza(functie, caz.prima, caz.eager, caz.compilat, limita_s=LIMITA_APEL_3_S, interzise=_FUNCTII_CURS)
 
 
 def _text_valoare(valoare) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import linecache
 import operator
 import re
 import types
@@ -30,6 +29,7 @@ from .baza import (
     explica_exceptie,
     generator_aleator,
     limita_timp,
+    linia_cursantului,
     verificare,
 )
 
@@ -83,33 +83,13 @@ def _fara_jurnale_torch():
         yield
 
 
-def _linia_din_stiva(stiva) -> tuple[int, str] | None:
-    """Ultima linie din codul cursantului dintr-o stivă Dynamo (`real_stack`)."""
-    gasit = None
-    for cadru in stiva or ():
-        if _e_cod_al_cursantului(cadru.filename):
-            gasit = (cadru.lineno, (cadru.line or "").strip())
-    return gasit
-
-
-def _linia_din_text(text: str) -> tuple[int, str] | None:
-    """Ultima linie din codul cursantului pomenită într-un mesaj Dynamo („from user code: File
-    "...", line 3, in f”), pentru erorile care nu au `real_stack`."""
-    gasit = None
-    for potrivire in re.finditer(r'File "([^"]+)", line (\d+)', text):
-        fisier, numar = potrivire.group(1), int(potrivire.group(2))
-        if _e_cod_al_cursantului(fisier):
-            gasit = (numar, linecache.getline(fisier, numar).strip())
-    return gasit
-
-
 def _explica_eroare_dynamo(eroare: BaseException) -> str:
     """O eroare apărută când rulează o funcție compilată, spusă pe nume: o operație care eșuează
     pe forme sau tipuri, excepția ridicată de codul tău (cu tipul ei și linia) sau o întrerupere
     a grafului sub `fullgraph=True` (cu motivul citit din Dynamo)."""
     exc = getattr(torch._dynamo, "exc", None)
     text = str(eroare)
-    linie = _linia_din_stiva(getattr(eroare, "real_stack", None)) or _linia_din_text(text)
+    linie = linia_cursantului(eroare)
     unde = ""
     if linie:
         unde = f" la linia {linie[0]}" + (f" (`{linie[1]}`)" if linie[1] else "")
@@ -244,7 +224,7 @@ def _intrari_exercitiul_1(rng):
         (f"un tensor {_text_forma(forma)} cu media pozitivă", pozitiv),
         (f"un tensor {_text_forma(forma_neg)} cu media negativă", negativ),
         (f"un tensor {_text_forma(zero.shape)} cu media exact 0", zero),
-        (f"un tensor float64 {_text_forma(forma_64)}", dublu),
+        (f"un tensor float64 {_text_forma(forma_64)} cu media {'pozitivă' if dublu.mean() > 0 else 'negativă'}", dublu),
     ]
 
 

@@ -14,7 +14,6 @@ import torch
 from ..cifre import are_nevoie_de_de, cu_substantiv, cu_unitate, format_numar, format_timp
 from .baza import (
     NESCRIS,
-    _e_cod_al_cursantului,
     GresealaCursant,
     Rezultat,
     apeleaza,
@@ -23,6 +22,7 @@ from .baza import (
     explica_exceptie,
     generator_aleator,
     limita_timp,
+    linia_cursantului,
     numar_precis,
     verificare,
 )
@@ -478,35 +478,8 @@ def _text_eroare(eroare: BaseException) -> str:
                 linie = f" (`{randuri[rand - 1].strip()}`)"
         unde = f" la rândul {rand} al kernel-ului{linie}" if rand else ""
         return f"Triton n-a putut compila kernel-ul ({type(eroare).__name__}){unde}: {detaliu}."
-    text = explica_exceptie(eroare)
-    linie = _linia_din_lant(originala)
-    inceput = f"Codul tău a ridicat {type(eroare).__name__}:"
-    if linie is not None and text.startswith(inceput):
-        text = f"Codul tău a ridicat {type(eroare).__name__} la linia {linie[0]} (`{linie[1]}`):" + text[len(inceput):]
-    return text
-
-
-def _linia_din_lant(eroare: BaseException) -> tuple[int, str] | None:
-    """Ultima linie din codul cursantului prin care au trecut excepția și cele care o învelesc
-    (interpretorul Triton învelește fiecare funcție @triton.jit apelată din kernel)."""
-    import linecache
-
-    gasit, vazute, exceptie = None, set(), eroare
-    lant = []
-    while exceptie is not None and id(exceptie) not in vazute:
-        vazute.add(id(exceptie))
-        lant.append(exceptie)
-        exceptie = exceptie.__cause__ or exceptie.__context__
-    for exceptie in lant:  # de la cea mai din afară la cauză: rămâne cea mai adâncă linie
-        tb = exceptie.__traceback__
-        while tb is not None:
-            cod = tb.tb_frame.f_code
-            if _e_cod_al_cursantului(cod.co_filename):
-                text = linecache.getline(cod.co_filename, tb.tb_lineno, tb.tb_frame.f_globals).strip()
-                if text:
-                    gasit = (tb.tb_lineno, text)
-            tb = tb.tb_next
-    return gasit
+    # linia se caută în tot lanțul: interpretorul Triton învelește fiecare funcție @triton.jit
+    return explica_exceptie(eroare, linie=linia_cursantului(originala))
 
 
 def _explica_lansarea(eroare, date: _Date, mod: str, kernel, tipuri_trecute: set) -> str:

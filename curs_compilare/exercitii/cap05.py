@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from ..amortizare import FORMULA, apel_de_amortizare, cost_total
+from ..masurare import prag_rentabilitate
 from ..cifre import cu_prefix, cu_substantiv, cu_unitate, format_numar, format_octeti, format_timp
 from ..mediu import SM_MINIM_GEMM_AUTOTUNE
 from .baza import (
@@ -462,7 +463,8 @@ _FORMULA_2 = (
     "pas_autotune_s ≤ prima_default_s + (n − 1) · pas_default_s, și de acolo încolo rămâne așa."
 )
 #: Numele din pachetul cursului care fac deja calculul cerut.
-_NUME_REFERINTA_2 = ("apel_de_amortizare", "prag_rentabilitate")
+#: Funcțiile cursului care dau chiar răspunsul exercițiului 2 (cursantul trebuie să-l scrie el).
+_FUNCTII_REFERINTA_2 = {apel_de_amortizare: "apel_de_amortizare", prag_rentabilitate: "prag_rentabilitate"}
 #: Peste atâția pași, un răspuns e socotit absurd (cazurile verificate cer cel mult ~10⁶).
 _PASI_URIASI = 10**12
 
@@ -549,30 +551,6 @@ def _cazuri_2(generator) -> list[_Caz2]:
     return cazuri
 
 
-def _nume_folosite(functie) -> set[str]:
-    """Numele globale și atributele pe care le folosește codul unei funcții (și al funcțiilor
-    definite în ea)."""
-    nume = set()
-    coduri = [getattr(functie, "__code__", None)]
-    while coduri:
-        cod = coduri.pop()
-        if cod is None:
-            continue
-        nume.update(cod.co_names)
-        coduri.extend(c for c in cod.co_consts if hasattr(c, "co_names"))
-    return nume
-
-
-def _foloseste_referinta(functie) -> bool:
-    """Adevărat dacă funcția cursantului e (sau cheamă direct) calculul gata făcut din pachetul
-    cursului, în loc să-l scrie."""
-    from .. import amortizare, masurare
-
-    if functie in (amortizare.apel_de_amortizare, masurare.prag_rentabilitate):
-        return True
-    return any(n in _nume_folosite(functie) for n in _NUME_REFERINTA_2)
-
-
 def _raspuns_2(functie, caz: _Caz2):
     """Răspunsul cursantului pentru un caz, cu limită de timp și excepțiile explicate."""
     if caz.asteptat is None:
@@ -588,10 +566,10 @@ def _raspuns_2(functie, caz: _Caz2):
         )
     try:
         with limita_timp(LIMITA_APEL_2_S, "funcția ta", mesaj=mesaj_timp):
-            valoare = apeleaza(functie, *caz.argumente, limita_s=None)
+            valoare = apeleaza(functie, *caz.argumente, limita_s=None, interzise=_FUNCTII_REFERINTA_2)
     except GresealaCursant as greseala:
         text = str(greseala)
-        if text in (NESCRIS, mesaj_timp):
+        if text in (NESCRIS, mesaj_timp) or text.startswith("Funcția ta cheamă"):
             raise
         prima_d, pas_d, prima_a, pas_a = caz.argumente
         if text.startswith("Codul tău a ridicat ZeroDivisionError") and pas_a == pas_d:
@@ -810,12 +788,6 @@ def exercitiul_2(pasi_de_rentabilitate) -> Rezultat:
     spune cum se repară."""
 
     def corp():
-        if _foloseste_referinta(pasi_de_rentabilitate):
-            raise GresealaCursant(
-                "Funcția ta folosește calculul gata făcut din pachetul cursului (apel_de_amortizare sau "
-                "prag_rentabilitate). Exercițiul îți cere să-l scrii tu, pornind de la totalul după n pași: "
-                f"{FORMULA}."
-            )
         cazuri = _cazuri_2(generator_aleator())
         brute = [_raspuns_2(pasi_de_rentabilitate, caz) for caz in cazuri]
         for caz, obtinut in zip(cazuri, brute):
@@ -1028,7 +1000,7 @@ def _plan_cursant(plan_pentru, gpu: DescriereGPU, cunoscut: bool) -> tuple[torch
     """Planul cursantului pentru `gpu`, verificat ca formă: (dtype, sabloane_gemm)."""
     try:
         with limita_timp(LIMITA_APEL_3_S, "funcția ta", mesaj=_mesaj_timp_3(gpu)):
-            plan = apeleaza(plan_pentru, gpu, limita_s=None)
+            plan = apeleaza(plan_pentru, gpu, limita_s=None, interzise={_plan_corect: "_plan_corect"})
     except GresealaCursant as greseala:
         text = str(greseala)
         if text in (NESCRIS, _mesaj_timp_3(gpu)):
@@ -1158,11 +1130,6 @@ def exercitiul_3(plan_pentru) -> Rezultat:
     GPU-uri inventate, cu date alese la întâmplare."""
 
     def corp():
-        if plan_pentru is _plan_corect or "_plan_corect" in _nume_folosite(plan_pentru):
-            raise GresealaCursant(
-                "Funcția ta folosește referința verificării (_plan_corect). Exercițiul îți cere să scrii "
-                "tu regula, din câmpurile lui gpu (secțiunea 5)."
-            )
         gpu_uri = (
             [(g, True) for g in GPU_URI_DE_EXEMPLU]
             + [(g, False) for g in _GPU_URI_DE_CONTROL]
