@@ -5,7 +5,7 @@
 #   make validare — execută toate notebook-urile pe mașina curentă și scrie un raport în build/validare
 # Întreținere:
 #   make insigne  — regenerează insignele Colab și celula de pregătire din adresa cursului
-#   make ilustratii — redesenează ilustrațiile bucătăriei din assets/bucataria
+#   make ilustratii — redesenează ilustrațiile bucătăriei din assets/bucataria și harta diagnozei (assets/diagnoza)
 #   make curata   — șterge cache-urile și ce produc testele (niciodată un notebook)
 #
 # Variabile utile:
@@ -62,6 +62,7 @@ insigne: $(MEDIU)
 
 ilustratii: $(MEDIU)
 	$(PY) -m curs_compilare.ilustratii
+	$(PY) -m curs_compilare.diagnoza
 
 curata:
 	rm -rf build .pytest_cache *.egg-info

@@ -1,0 +1,569 @@
+"""Uneltele de diagnoză ale capitolului 07: „caietul de rețete” și „jurnalul bucătăriei”.
+
+Fiecare unealtă de mai jos învelește o unealtă PyTorch (sau una instalată alături), ca un
+notebook s-o poată rula pe loc și să arate ce a produs:
+
+- `urma_torch_trace(functie, dosar)` — rulează `functie()` cu `TORCH_TRACE` îndreptat spre
+  `dosar` (jurnalul structurat al compilării, același ca al variabilei de mediu);
+- `ruleaza_tlparse(fisier_log, dosar)` — raportul HTML al lui `tlparse` pe acel jurnal
+  (`RaportTlparse`: calea lui `index.html`, compilările, fișierele produse, câteva rânduri);
+- `dump_depyf(functie, dosar)` — `depyf.prepare_debug(dosar)`: bytecode-ul transformat de
+  Dynamo, decompilat în Python, graful și gărzile, fiecare într-un fișier (`DumpDepyf`);
+- `timpi_compilare()` — `torch._dynamo.utils.compile_times()`, ca tabel cu timpi formatați;
+- `urma_profiler(functie, fisier)` — urma `torch.profiler` exportată cu `export_chrome_trace`
+  (se deschide în Perfetto sau `chrome://tracing`), iar `regiuni_compilate(fisier)` găsește
+  în ea evenimentele „Torch-Compiled Region” (unde a rulat codul compilat);
+- `compara_etape(functie, intrari)` — aceeași funcție compilată cu backend-urile
+  eager → aot_eager → aot_eager_decomp_partition → inductor, fiecare comparată cu modul eager;
+- `bisecteaza_compilatorul(proba)` — `CompilerBisector.do_bisect`, cu ieșirea lui prinsă;
+- `HARTA_DIAGNOZEI` și `deseneaza_harta()` — harta „simptom → prima comandă”, desenată în
+  `assets/diagnoza/harta_diagnozei.png` (`make ilustratii` sau `python -m curs_compilare.diagnoza`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import json
+import logging
+import os
+import re
+import shutil
+import subprocess
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import matplotlib
+
+if __name__ == "__main__":  # din linia de comandă nu avem nevoie de fereastră
+    matplotlib.use("Agg")
+
+import torch
+
+from .cifre import format_timp
+
+__all__ = [
+    "cale_tlparse",
+    "urma_torch_trace",
+    "ruleaza_tlparse",
+    "RaportTlparse",
+    "dump_depyf",
+    "DumpDepyf",
+    "timpi_compilare",
+    "RandTimpCompilare",
+    "urma_profiler",
+    "regiuni_compilate",
+    "RegiuneCompilata",
+    "ETAPE_BACKEND",
+    "EtapaComparata",
+    "compara_etape",
+    "bisecteaza_compilatorul",
+    "HARTA_DIAGNOZEI",
+    "texte_harta",
+    "cale_harta",
+    "deseneaza_harta",
+    "arata_harta",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# TORCH_TRACE și tlparse
+# ---------------------------------------------------------------------------------------------
+
+
+def cale_tlparse() -> str | None:
+    """Calea executabilului `tlparse`: întâi lângă interpretorul Python curent (pachetul pip
+    `tlparse` îl pune în `bin/` al mediului), apoi pe PATH. `None` dacă lipsește."""
+    langa = Path(sys.executable).parent / ("tlparse.exe" if os.name == "nt" else "tlparse")
+    if langa.exists():
+        return str(langa)
+    return shutil.which("tlparse")
+
+
+@contextlib.contextmanager
+def _torch_trace_in(dosar: Path):
+    """Îndreaptă jurnalul structurat al compilării (`torch.__trace`, cel pe care îl scrie
+    variabila de mediu `TORCH_TRACE`) spre un fișier nou din `dosar`, doar cât ține blocul."""
+    from torch._logging import _internal
+
+    manipulator = _internal.LazyTraceHandler(str(dosar))
+    manipulator.setFormatter(_internal.TorchLogsFormatter(trace=True))
+    jurnal = _internal.trace_log
+    nivel_vechi = jurnal.level
+    jurnal.setLevel(logging.DEBUG)
+    jurnal.addHandler(manipulator)
+    try:
+        yield manipulator
+    finally:
+        jurnal.removeHandler(manipulator)
+        jurnal.setLevel(nivel_vechi)
+        manipulator.close()
+
+
+def urma_torch_trace(functie: Callable[[], object], dosar: str | Path, reseteaza: bool = True) -> Path | None:
+    """Rulează `functie()` (fără argumente: de exemplu `lambda: f_compilat(x)`) cu jurnalul
+    `TORCH_TRACE` scris în `dosar` (golit înainte) și întoarce fișierul `.log` scris, sau `None`
+    dacă nimic nu s-a compilat. Cu `reseteaza=True`, golește întâi cache-ul lui Dynamo
+    (`torch._dynamo.reset()`): o funcție deja compilată nu mai scrie nimic în jurnal.
+
+    Echivalentul din linia de comandă: `TORCH_TRACE=dosar python script.py`."""
+    dosar = Path(dosar)
+    shutil.rmtree(dosar, ignore_errors=True)
+    dosar.mkdir(parents=True, exist_ok=True)
+    if reseteaza:
+        torch._dynamo.reset()
+    with _torch_trace_in(dosar):
+        functie()
+    jurnale = sorted(dosar.glob("*.log"), key=lambda p: p.stat().st_mtime)
+    return jurnale[-1] if jurnale else None
+
+
+@dataclass
+class RaportTlparse:
+    """Ce a produs `tlparse`: dosarul raportului, pagina principală (`index`, `None` dacă
+    `tlparse` lipsește sau a eșuat) și `mesaj` (ce s-a întâmplat, în română)."""
+
+    dosar: Path
+    index: Path | None
+    mesaj: str = ""
+
+    @property
+    def exista(self) -> bool:
+        return self.index is not None and self.index.exists()
+
+    def text(self) -> str:
+        """Textul paginii principale, fără etichete HTML, stiluri și scripturi."""
+        if not self.exista:
+            return ""
+        brut = self.index.read_text(encoding="utf-8", errors="replace")
+        brut = re.sub(r"<(style|script)\b.*?</\1>", "", brut, flags=re.S | re.I)
+        return html.unescape(re.sub(r"<[^>]+>", "", brut))
+
+    def linii(self) -> list[str]:
+        """Rândurile nevide ale paginii principale."""
+        return [l.strip() for l in self.text().splitlines() if l.strip()]
+
+    def compilari(self) -> list[str]:
+        """Identificatorii compilărilor din raport, în ordine: „[0/0]” e primul cadru (*frame*)
+        compilat, „[0/1]” prima lui recompilare, „[1/0]” următorul cadru (de exemplu, cel de
+        după o întrerupere a grafului)."""
+        gasite = re.findall(r"\[\d+/\d+(?:_\d+)?\]", self.text())
+        return list(dict.fromkeys(gasite))
+
+    def fisiere(self, contine: str = "") -> list[Path]:
+        """Fișierele produse de `tlparse` (grafurile, gărzile, codul generat, motivele
+        recompilărilor…), cu `contine` în nume, sortate."""
+        if not self.dosar.exists():
+            return []
+        return sorted(p for p in self.dosar.rglob("*") if p.is_file() and contine in p.name)
+
+    def motive_recompilare(self) -> list[str]:
+        """Motivele recompilărilor, din fișierele `recompile_reasons_*` ale raportului: câte o
+        linie „x/y: garda care a picat”, fără comentariul de la coadă."""
+        motive = []
+        for cale in self.fisiere("recompile_reasons"):
+            for linie in cale.read_text(encoding="utf-8", errors="replace").splitlines():
+                if re.match(r"^\s*\d+/\d+: ", linie):
+                    motive.append(linie.strip().split("  # ", 1)[0].rstrip())
+        return motive
+
+
+def ruleaza_tlparse(fisier_log: str | Path | None, dosar: str | Path) -> RaportTlparse:
+    """Rulează `tlparse fisier_log -o dosar --overwrite --no-browser` și întoarce raportul.
+    Dacă `tlparse` lipsește sau jurnalul e gol, raportul nu are `index`, iar `mesaj` spune de ce
+    (nu se ridică nicio excepție)."""
+    dosar = Path(dosar)
+    executabil = cale_tlparse()
+    if executabil is None:
+        return RaportTlparse(dosar, None, "tlparse nu e instalat: pip install tlparse (apoi repornește nucleul).")
+    if fisier_log is None or not Path(fisier_log).exists():
+        return RaportTlparse(dosar, None, "Jurnalul TORCH_TRACE lipsește: nu s-a compilat nimic în timpul rulării.")
+    try:
+        rezultat = subprocess.run(
+            [executabil, str(fisier_log), "-o", str(dosar), "--overwrite", "--no-browser"],
+            capture_output=True, text=True, timeout=120,
+        )
+    except (OSError, subprocess.TimeoutExpired) as eroare:
+        return RaportTlparse(dosar, None, f"tlparse nu a putut rula: {eroare}")
+    index = dosar / "index.html"
+    if rezultat.returncode != 0 or not index.exists():
+        ultima = (rezultat.stderr or rezultat.stdout).strip().splitlines()[-1:] or [""]
+        return RaportTlparse(dosar, None, f"tlparse a ieșit cu codul {rezultat.returncode}: {ultima[0]}")
+    return RaportTlparse(dosar, index, "Raportul tlparse e gata.")
+
+
+# ---------------------------------------------------------------------------------------------
+# depyf
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DumpDepyf:
+    """Fișierele scrise de `depyf.prepare_debug(dosar)`:
+
+    - `full_code_for_<funcție>_*.py`: totul într-un loc — funcțiile de gardă, codul transformat
+      de Dynamo, decompilat în Python, și funcția originală;
+    - `__transformed_code_*.py`: bytecode-ul transformat, decompilat;
+    - `__compiled_fn_*.py`: graful FX capturat (codul lui Python).
+    """
+
+    dosar: Path
+    mesaj: str = ""
+
+    def fisiere(self, contine: str = "") -> list[Path]:
+        if not self.dosar.exists():
+            return []
+        return sorted(p for p in self.dosar.rglob("*.py") if contine in p.name)
+
+    def cod_complet(self) -> str:
+        """Conținutul fișierului `full_code_for_*.py` (gol dacă lipsește)."""
+        fisiere = self.fisiere("full_code_for_")
+        return fisiere[0].read_text(encoding="utf-8", errors="replace") if fisiere else ""
+
+    def garzi(self) -> list[str]:
+        """Condițiile gărzilor, câte una pe rând, fără comentariul de la coadă."""
+        rezultat = []
+        for linie in self.cod_complet().splitlines():
+            linie = linie.strip()
+            if linie.startswith("__guard_hit = __guard_hit and "):
+                conditie = linie.removeprefix("__guard_hit = __guard_hit and ")
+                rezultat.append(conditie.split("  # ", 1)[0].rstrip())
+        return rezultat
+
+    def functie_din_cod(self, inceput: str) -> str:
+        """Definiția (`def …`) din codul complet al cărei nume începe cu `inceput`, până la
+        următoarea linie goală."""
+        linii = self.cod_complet().splitlines()
+        for i, linie in enumerate(linii):
+            if linie.startswith(f"def {inceput}"):
+                sfarsit = next((j for j in range(i + 1, len(linii)) if not linii[j].strip()), len(linii))
+                return "\n".join(linii[i:sfarsit])
+        return ""
+
+    def graf(self) -> str:
+        """Codul grafului FX capturat (primul `__compiled_fn_*.py` fără „pre_insert” în nume)."""
+        for cale in self.fisiere("__compiled_fn_"):
+            if "pre_insert" not in cale.name:
+                return cale.read_text(encoding="utf-8", errors="replace")
+        return ""
+
+
+def dump_depyf(functie: Callable[[], object], dosar: str | Path, reseteaza: bool = True) -> DumpDepyf:
+    """Rulează `functie()` (de exemplu `lambda: f_compilat(x)`) sub `depyf.prepare_debug(dosar)`
+    (golit înainte). Cu `reseteaza=True`, golește întâi cache-ul lui Dynamo, ca funcția să se
+    compileze din nou. Dacă `depyf` lipsește, `mesaj` o spune (fără excepție). Avertismentele și
+    mesajele lui `depyf` de pe ecran sunt ascunse."""
+    dosar = Path(dosar)
+    shutil.rmtree(dosar, ignore_errors=True)
+    try:
+        import depyf
+    except ImportError:
+        return DumpDepyf(dosar, "depyf nu e instalat: pip install depyf (apoi repornește nucleul).")
+    if reseteaza:
+        torch._dynamo.reset()
+    tampon = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(tampon), contextlib.redirect_stderr(tampon):
+        warnings.simplefilter("ignore")
+        with depyf.prepare_debug(str(dosar)):
+            functie()
+    return DumpDepyf(dosar, "Dump-ul depyf e gata.")
+
+
+# ---------------------------------------------------------------------------------------------
+# compile_times
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RandTimpCompilare:
+    """Un rând din `compile_times()`: etapa (numele funcției măsurate de `dynamo_timed`),
+    de câte ori a rulat și timpul total, în secunde."""
+
+    etapa: str
+    apeluri: int
+    total_s: float
+
+
+def timpi_compilare(maxim: int = 12) -> list[RandTimpCompilare]:
+    """`torch._dynamo.utils.compile_times(repr="csv")`, ca rânduri sortate descrescător după
+    timpul total (cel mult `maxim`). Timpii se adună de la pornirea procesului (sau de la
+    ultimul `torch._dynamo.utils.reset_frame_count`/`compilation_time_metrics.clear()`)."""
+    from torch._dynamo import utils
+
+    randuri = []
+    for etapa, valori in utils.compilation_time_metrics.items():
+        valori = [float(v) for v in valori]
+        randuri.append(RandTimpCompilare(str(etapa), len(valori), sum(valori)))
+    randuri.sort(key=lambda r: r.total_s, reverse=True)
+    return randuri[:maxim]
+
+
+def tabel_timpi_compilare(randuri: Sequence[RandTimpCompilare]) -> str:
+    """Tabelul rândurilor, cu timpii scriși ca în curs („1,23 ms”)."""
+    latime = max([len(r.etapa) for r in randuri] + [5])
+    linii = [f"{'etapa':<{latime}} {'apeluri':>8} {'total':>10}"]
+    linii += [f"{r.etapa:<{latime}} {r.apeluri:>8} {format_timp(r.total_s):>10}" for r in randuri]
+    return "\n".join(linii)
+
+
+# ---------------------------------------------------------------------------------------------
+# Urma profiler-ului
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RegiuneCompilata:
+    """Un eveniment „Torch-Compiled Region: x/y” din urma profiler-ului: identificatorul
+    compilării („0/0”), începutul și durata, în microsecunde."""
+
+    compilare: str
+    inceput_us: float
+    durata_us: float
+
+
+def urma_profiler(functie: Callable[[], object], fisier: str | Path, pasi: int = 1) -> Path:
+    """Rulează `functie()` de `pasi` ori sub `torch.profiler` (procesorul și, dacă există, GPU-ul)
+    și scrie urma cu `export_chrome_trace(fisier)`; întoarce calea fișierului JSON.
+    Fișierul se deschide în https://ui.perfetto.dev sau în `chrome://tracing`."""
+    from torch.profiler import ProfilerActivity, profile
+
+    fisier = Path(fisier)
+    fisier.parent.mkdir(parents=True, exist_ok=True)
+    activitati = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if torch.cuda.is_available() else [])
+    with profile(activities=activitati) as profil:
+        for _ in range(pasi):
+            functie()
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+    profil.export_chrome_trace(str(fisier))
+    return fisier
+
+
+def evenimente_urma(fisier: str | Path) -> list[dict]:
+    """Evenimentele (`traceEvents`) dintr-o urmă Chrome/Perfetto."""
+    date = json.loads(Path(fisier).read_text(encoding="utf-8"))
+    return date.get("traceEvents", []) if isinstance(date, dict) else list(date)
+
+
+def regiuni_compilate(fisier: str | Path) -> list[RegiuneCompilata]:
+    """Evenimentele „Torch-Compiled Region” din urma scrisă de `urma_profiler`, în ordinea
+    începutului. Dynamo pune un asemenea eveniment în jurul fiecărei rulări a unui cadru
+    compilat; între ele, programul a rulat Python obișnuit (eager)."""
+    regiuni = []
+    for e in evenimente_urma(fisier):
+        nume = str(e.get("name", ""))
+        if nume.startswith("Torch-Compiled Region") and e.get("ph") == "X":
+            regiuni.append(RegiuneCompilata(
+                compilare=nume.split(":", 1)[-1].strip(),
+                inceput_us=float(e.get("ts", 0.0)),
+                durata_us=float(e.get("dur", 0.0)),
+            ))
+    return sorted(regiuni, key=lambda r: r.inceput_us)
+
+
+# ---------------------------------------------------------------------------------------------
+# Acuratețea: etapele compilatorului
+# ---------------------------------------------------------------------------------------------
+
+#: Backend-urile, de la cel care face cel mai puțin la cel care face tot: Dynamo singur;
+#: plus AOTAutograd; plus descompunerile și partiționarea; plus generarea de cod (Inductor).
+ETAPE_BACKEND = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")
+
+
+@dataclass(frozen=True)
+class EtapaComparata:
+    """Rezultatul unei etape față de modul eager: diferența absolută maximă și dacă
+    `torch.testing.assert_close` (toleranțele implicite ale dtype-ului) îl acceptă."""
+
+    etapa: str
+    diferenta_maxima: float
+    la_fel: bool
+
+
+def _ca_tuplu(rezultat) -> tuple[torch.Tensor, ...]:
+    if isinstance(rezultat, torch.Tensor):
+        return (rezultat,)
+    return tuple(t for t in rezultat if isinstance(t, torch.Tensor))
+
+
+def compara_etape(
+    functie: Callable,
+    intrari: Sequence,
+    etape: Sequence[str] = ETAPE_BACKEND,
+    inainte_de_fiecare: Callable[[], object] | None = None,
+) -> list[EtapaComparata]:
+    """Compilează `functie` cu fiecare backend din `etape`, o rulează pe `intrari` și compară
+    rezultatul cu cel al lui `functie` necompilate. Între etape golește cache-ul lui Dynamo.
+    `inainte_de_fiecare()` (de exemplu `lambda: torch.manual_seed(0)`) rulează înaintea fiecărei
+    rulări, inclusiv a celei eager de referință."""
+    if inainte_de_fiecare:
+        inainte_de_fiecare()
+    referinta = _ca_tuplu(functie(*intrari))
+    rezultate = []
+    for etapa in etape:
+        torch._dynamo.reset()
+        if inainte_de_fiecare:
+            inainte_de_fiecare()
+        obtinut = _ca_tuplu(torch.compile(functie, backend=etapa)(*intrari))
+        diferenta = max(
+            (float((a.double() - b.double()).abs().max()) if a.numel() else 0.0 for a, b in zip(obtinut, referinta)),
+            default=0.0,
+        )
+        try:
+            for a, b in zip(obtinut, referinta, strict=True):
+                torch.testing.assert_close(a, b)
+            la_fel = True
+        except (AssertionError, ValueError):
+            la_fel = False
+        rezultate.append(EtapaComparata(etapa, diferenta, la_fel))
+    torch._dynamo.reset()
+    return rezultate
+
+
+def bisecteaza_compilatorul(proba: Callable[[], bool]):
+    """`CompilerBisector.do_bisect(proba)`: `proba()` compilează (cu `torch.compile` chemat
+    înăuntru, fără backend ales) și întoarce True dacă rezultatul e bun. Bisectorul încearcă
+    backend-urile pe rând, apoi, în cel vinovat, oprește pe rând subsistemele (trecerile,
+    opțiunile de configurare, coborârile operațiilor) până găsește ce strică rezultatul.
+
+    Întoarce `(rezultat, jurnal)`: `BisectionResult` (sau `None`) și ce a tipărit bisectorul."""
+    from torch._inductor.compiler_bisector import CompilerBisector
+
+    tampon = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(tampon), contextlib.redirect_stderr(tampon):
+        warnings.simplefilter("ignore")
+        rezultat = CompilerBisector.do_bisect(proba)
+    torch._dynamo.reset()
+    return rezultat, tampon.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Harta diagnozei
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PasHarta:
+    """Un rând al hărții: simptomul, prima comandă (exact cum o scrii) și ce cauți în ce scoate."""
+
+    simptom: str
+    comanda: str
+    cauti: str
+
+
+HARTA_DIAGNOZEI: tuple[PasHarta, ...] = (
+    PasHarta(
+        "Se recompilează la fiecare apel",
+        'TORCH_LOGS="recompiles_verbose" python program.py',
+        "garda care a picat: un int/float Python, un atribut, train/eval, o formă 0/1",
+    ),
+    PasHarta(
+        "Prea multe grafuri (întreruperi)",
+        'TORCH_LOGS="graph_breaks" python program.py',
+        "linia ta și motivul: print, .item(), if pe valoarea unui tensor, bibliotecă necunoscută",
+    ),
+    PasHarta(
+        "Compilat, dar mai lent decât eager",
+        'prof.export_chrome_trace("urma.json")',
+        "„Torch-Compiled Region” scurte, cu Python eager între ele; apoi TORCH_LOGS=\"perf_hints\"",
+    ),
+    PasHarta(
+        "Compilarea durează prea mult",
+        "TORCH_TRACE=/tmp/urma python program.py; tlparse /tmp/urma/*.log",
+        "câte compilări ([0/0], [0/1], …) și etapa lentă (compile_times())",
+    ),
+    PasHarta(
+        "Rezultate diferite de eager",
+        'torch.compile(f, backend="aot_eager")  # apoi …decomp_partition, inductor',
+        "prima etapă care schimbă rezultatul; apoi CompilerBisector.do_bisect(proba)",
+    ),
+    PasHarta(
+        "Nu înțeleg ce a făcut Dynamo",
+        'with depyf.prepare_debug("dump"): f_compilat(x)',
+        "gărzile, codul transformat (decompilat) și graful, în fișiere .py",
+    ),
+    PasHarta(
+        "Codul meu nu intră în graf",
+        "@torch.library.custom_op(...) + register_fake / triton_op + wrap_triton",
+        "o operație opacă, cu formă cunoscută: 0 întreruperi cu fullgraph=True",
+    ),
+)
+
+
+def texte_harta() -> list[str]:
+    """Toate textele scrise pe hartă, în ordine: titlul, apoi, pentru fiecare rând, simptomul,
+    comanda și ce cauți."""
+    texte = [_TITLU_HARTA]
+    for pas in HARTA_DIAGNOZEI:
+        texte += [pas.simptom, pas.comanda, pas.cauti]
+    return texte
+
+
+_TITLU_HARTA = "Când compilarea merge prost: simptom → prima comandă"
+
+
+def _radacina() -> Path:
+    return Path(__file__).resolve().parent.parent
+
+
+def cale_harta() -> Path:
+    """`assets/diagnoza/harta_diagnozei.png`."""
+    return _radacina() / "assets" / "diagnoza" / "harta_diagnozei.png"
+
+
+def figura_harta():
+    """Desenează harta pe o pagină (A4 culcat) și întoarce figura matplotlib."""
+    import matplotlib.pyplot as plt
+    from matplotlib import patches
+
+    randuri = len(HARTA_DIAGNOZEI)
+    figura, ax = plt.subplots(figsize=(11.7, 8.3))
+    ax.set_xlim(0, 100)
+    ax.set_ylim(0, randuri * 10 + 8)
+    ax.axis("off")
+    ax.text(50, randuri * 10 + 5, _TITLU_HARTA, ha="center", va="center", fontsize=16, weight="bold")
+    ax.text(15, randuri * 10 + 1, "simptomul", ha="center", fontsize=10, color="#555555")
+    ax.text(65, randuri * 10 + 1, "prima comandă  ·  ce cauți în ce scoate", ha="center", fontsize=10, color="#555555")
+    culori = ("#fde2e1", "#fff1c9", "#e3f1dc", "#dde9f7", "#efe2f5", "#e6e6e6", "#fbe3cf")
+    for i, pas in enumerate(HARTA_DIAGNOZEI):
+        y = (randuri - 1 - i) * 10 + 1
+        culoare = culori[i % len(culori)]
+        ax.add_patch(patches.FancyBboxPatch((1, y + 1), 27, 7, boxstyle="round,pad=0.3", fc=culoare, ec="#444444"))
+        ax.text(14.5, y + 4.5, pas.simptom, ha="center", va="center", fontsize=11, weight="bold", wrap=True)
+        ax.annotate("", xy=(32, y + 4.5), xytext=(28.8, y + 4.5),
+                    arrowprops=dict(arrowstyle="-|>", color="#444444", lw=1.5))
+        ax.add_patch(patches.FancyBboxPatch((32.5, y + 1), 66.5, 7, boxstyle="round,pad=0.3", fc="white", ec="#444444"))
+        ax.text(34, y + 6, pas.comanda, ha="left", va="center", fontsize=9.5, family="monospace", color="#08306b")
+        ax.text(34, y + 2.8, pas.cauti, ha="left", va="center", fontsize=9.5, color="#333333")
+    figura.tight_layout()
+    return figura
+
+
+def deseneaza_harta(cale: str | Path | None = None) -> Path:
+    """Desenează harta și o scrie în `cale` (implicit `assets/diagnoza/harta_diagnozei.png`)."""
+    import matplotlib.pyplot as plt
+
+    cale = Path(cale) if cale is not None else cale_harta()
+    cale.parent.mkdir(parents=True, exist_ok=True)
+    figura = figura_harta()
+    figura.savefig(cale, dpi=110, metadata={"Software": None})
+    plt.close(figura)
+    return cale
+
+
+def arata_harta() -> None:
+    """Afișează harta în notebook (o desenează dacă fișierul lipsește). Nu întoarce nimic."""
+    from IPython.display import Image, display
+
+    cale = cale_harta()
+    if not cale.exists():
+        cale = deseneaza_harta(Path(os.environ.get("TMPDIR", "/tmp")) / "harta_diagnozei.png")
+    display(Image(filename=str(cale)))
+
+
+if __name__ == "__main__":
+    print(f"scris: {deseneaza_harta(sys.argv[1] if len(sys.argv) > 1 else None)}")
