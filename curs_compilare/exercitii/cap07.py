@@ -26,9 +26,8 @@ import warnings
 import torch
 import torch.nn as nn
 
-from ..cifre import cu_substantiv, cu_unitate, format_numar
+from ..cifre import cu_substantiv, cu_unitate, format_numar, format_timp
 from ..inspectie import NumaratorCompilari, _stderr_torch_catre, categorie_intrerupere, motiv_scurt
-from ..mediu import detecteaza_mediul
 from .baza import (
     NESCRIS,
     GresealaCursant,
@@ -750,9 +749,373 @@ ETAPE = ("eager", "aot_eager", "aot_eager_decomp_partition", "inductor")
 ACCELERARE_MINIMA_4 = 1.2
 
 
-def exercitiul_3(etapa_care_schimba) -> Rezultat:  # înlocuită mai jos
-    raise NotImplementedError
+#: Toleranțele implicite ale lui `torch.testing.assert_close` (rtol, atol), după tip.
+_TOLERANTE = {torch.float32: (1.3e-6, 1e-5), torch.float64: (1e-7, 1e-7)}
+LIMITA_APEL_3_S = 120.0
+LIMITA_VERIFICARE_3_S = 300.0
+_contor_etape = itertools.count()
 
 
-def exercitiul_4(bucla_reparata) -> Rezultat:  # înlocuită mai jos
-    raise NotImplementedError
+def _functie_sintetica(x, y):
+    """Funcția pe care o compilează cazurile construite ale verificării."""
+    return torch.sin(x) * y + torch.cos(y) * 0.5
+
+
+def _functie_aleatoare(x):
+    """Cazul real: un zgomot uniform adăugat intrării. Sămânța e fixată la fiecare apel, deci
+    modul eager, `aot_eager` și `aot_eager_decomp_partition` (care cheamă același generator ca
+    eager) dau aceleași numere; Inductor își generează singur numerele aleatoare (alt algoritm,
+    Philox), deci dă altele, dacă nu pui `torch._inductor.config.fallback_random = True`."""
+    torch.manual_seed(1234)
+    return x + torch.rand_like(x)
+
+
+#: De câte ori a primit un graf de compilat fiecare backend înregistrat de verificare.
+_compilari_etape: dict[str, int] = {}
+
+
+def _backend_care_strica(factor: float, nume: str):
+    """Un backend care rulează graful și adaugă la fiecare ieșire `factor` toleranțe (cea
+    implicită a lui `assert_close` pentru valoarea respectivă): sub 1, rezultatul încă trece
+    comparația cu eager; peste 1, nu mai trece."""
+
+    def compilator(gm, exemple):
+        _compilari_etape[nume] = _compilari_etape.get(nume, 0) + 1
+        def ruleaza(*argumente):
+            iesiri = gm(*argumente)
+            noi = []
+            for t in iesiri:
+                if isinstance(t, torch.Tensor) and t.dtype in _TOLERANTE and factor:
+                    rtol, atol = _TOLERANTE[t.dtype]
+                    t = t + factor * (atol + rtol * t.abs())
+                noi.append(t)
+            return type(iesiri)(noi) if isinstance(iesiri, (tuple, list)) else noi[0]
+
+        return ruleaza
+
+    return compilator
+
+
+#: Backend-urile cerute de codul cursantului prin `torch.compile(..., backend=…)`, în cazul curent.
+_backenduri_cerute: list = []
+
+
+@contextlib.contextmanager
+def _urmareste_torch_compile():
+    """Notează backend-urile cu care codul cursantului cheamă `torch.compile`."""
+    original = torch.compile
+
+    def compile_urmarit(*argumente, **numite):
+        _backenduri_cerute.append(numite.get("backend", "inductor"))
+        return original(*argumente, **numite)
+
+    _backenduri_cerute.clear()
+    torch.compile = compile_urmarit
+    try:
+        yield
+    finally:
+        torch.compile = original
+
+
+def _inregistreaza(factor: float, registru: list) -> str:
+    nume = f"curs07_etapa_{next(_contor_etape)}"
+    _compilari_etape[nume] = 0
+    torch._dynamo.register_backend(_backend_care_strica(factor, nume), name=nume)
+    registru.append(nume)
+    return nume
+
+
+def _dezinregistreaza(registru: list) -> None:
+    from torch._dynamo.backends import registry
+
+    for nume in registru:
+        registry._COMPILER_FNS.pop(nume, None)
+        _compilari_etape.pop(nume, None)
+    registru.clear()
+
+
+def _cazuri_exercitiul_3(rng, registru: list):
+    """Cazurile construite, într-o ordine nouă la fiecare rulare. Fiecare: (descriere, etape,
+    răspunsul așteptat, tipul de date, ce greșeală separă)."""
+    def etape_cu(factori):
+        return ("eager", *(_inregistreaza(f, registru) for f in factori))
+
+    cazuri = []
+    # O singură etapă stricată, la o poziție aleatoare, într-o listă de 4 etape.
+    factori = [0.0, 0.0, 0.0]
+    k = rng.randrange(3)
+    factori[k] = rng.uniform(3.0, 10.0)
+    etape = etape_cu(factori)
+    cazuri.append(("o singură etapă schimbă rezultatul", etape, etape[k + 1], torch.float32, None))
+    # Două etape stricate: răspunsul e prima.
+    etape = etape_cu([0.0, rng.uniform(3.0, 10.0), rng.uniform(3.0, 10.0)])
+    cazuri.append(("două etape schimbă rezultatul", etape, etape[2], torch.float32, "ultima"))
+    # Nicio etapă nu iese din toleranță (una se abate puțin, sub toleranță).
+    etape = etape_cu([0.0, rng.uniform(0.2, 0.5), 0.0])
+    cazuri.append(("nicio etapă nu iese din toleranță", etape, None, torch.float32, "exact"))
+    # Derivă: fiecare etapă se abate puțin față de cea dinainte, abia a treia iese din toleranța față de eager.
+    etape = etape_cu([0.0, 0.6, 1.25])
+    cazuri.append(("abaterile se adună de la o etapă la alta", etape, etape[3], torch.float32, "anterioara"))
+    # Altă lungime a listei și float64 (alte toleranțe implicite).
+    lungime = rng.choice((2, 3, 5))
+    factori = [0.0] * (lungime - 1)
+    k = rng.randrange(lungime - 1)
+    factori[k] = rng.uniform(3.0, 10.0)
+    etape = etape_cu(factori)
+    cazuri.append((f"{cu_substantiv(lungime, 'etapă', 'etape')}, în float64", etape, etape[k + 1], torch.float64, "fixa"))
+    rng.shuffle(cazuri)
+    return cazuri
+
+
+def _descrie_raspuns(raspuns) -> str:
+    return "None" if raspuns is None else f"„{raspuns}”"
+
+
+def _diagnostic_3(descriere, etape, asteptat, raspuns, separa) -> str:
+    baza = f"În cazul „{descriere}” (etapele {', '.join(etape)}), ai întors {_descrie_raspuns(raspuns)}, dar "
+    baza += "nicio etapă nu schimbă rezultatul (trebuia None)." if asteptat is None else f"prima etapă care schimbă rezultatul e „{asteptat}”."
+    if raspuns is not None and raspuns not in etape:
+        return baza + " Răspunsul tău nu e nici măcar una din etapele primite: folosește lista `etape`, nu una scrisă de tine."
+    cerute = set(_backenduri_cerute)
+    necompilate = [e for e in etape if e in _compilari_etape and e in cerute and not _compilari_etape[e]]
+    if necompilate:
+        return baza + (
+            f" Ai cerut etapa „{necompilate[0]}”, dar Dynamo n-a mai compilat funcția cu ea: fără "
+            "`torch._dynamo.reset()` înainte de fiecare etapă, compilările aceleiași funcții se adună, iar după "
+            f"`torch._dynamo.config.recompile_limit` ({format_numar(torch._dynamo.config.recompile_limit)}) Dynamo "
+            "renunță și o rulează eager: etapa stricată pare corectă."
+        )
+    if not any(_compilari_etape.get(e) for e in etape):
+        return baza + (
+            " N-ai compilat funcția cu niciuna din etapele primite: folosește lista `etape` (argumentul), nu "
+            "una scrisă de tine, și compilează cu `torch.compile(functie, backend=etapa)`."
+        )
+    if raspuns is not None and (asteptat is None or etape.index(raspuns) < etape.index(asteptat)):
+        return baza + (
+            f" Etapa „{raspuns}” se abate de la eager mai puțin decât toleranța: compari exact (`==`, "
+            "`torch.equal`) sau cu toleranțe prea strânse? Compară cu `torch.testing.assert_close`, cu "
+            "toleranțele lui implicite."
+        )
+    if separa == "ultima" and raspuns is not None and asteptat is not None and etape.index(raspuns) > etape.index(asteptat):
+        return baza + " Ai întors o etapă de după ea: oprește-te la prima etapă care diferă de eager."
+    if separa == "anterioara" and raspuns is None:
+        return baza + (
+            " Fiecare etapă se abate puțin față de cea dinainte, dar abaterile se adună: compari cu etapa "
+            "anterioară în loc de eager? Referința e mereu rezultatul necompilat."
+        )
+    if separa == "fixa" and raspuns is None:
+        return baza + (
+            " În float64, toleranțele implicite ale lui `assert_close` sunt mai strânse decât în float32: ai "
+            "scris toleranțe fixe? Lasă `rtol` și `atol` nespecificate, ca să le aleagă după tipul de date."
+        )
+    return baza
+
+
+def exercitiul_3(etapa_care_schimba) -> Rezultat:
+    """Verifică `etapa_care_schimba(functie, intrari, etape=ETAPE)` pe cinci cazuri construite (cu
+    backend-uri înregistrate de verificare, care strică rezultatul la etape alese la întâmplare, cu
+    abateri peste sau sub toleranță, liste de alte lungimi, float32 și float64) și pe un caz real:
+    numerele aleatoare ale lui Inductor, față de eager (răspunsul: „inductor”)."""
+
+    def corp():
+        if not callable(etapa_care_schimba):
+            raise GresealaCursant(f"Trebuia o funcție, dar am primit {type(etapa_care_schimba).__name__}.")
+        rng = generator_aleator()
+        generator = torch.Generator().manual_seed(rng.randrange(2**31))
+        registru: list[str] = []
+        inainte = _configuratia()
+        _goleste_dynamo()
+        try:
+            for descriere, etape, asteptat, tip, separa in _cazuri_exercitiul_3(rng, registru):
+                forma = (rng.randint(2, 9), rng.randint(2, 9))
+                intrari = (torch.randn(forma, generator=generator, dtype=tip),
+                           torch.randn(forma, generator=generator, dtype=tip))
+                with _urmareste_torch_compile():
+                    raspuns = _ruleaza(etapa_care_schimba, _functie_sintetica, intrari, etape=etape,
+                                       ce=f"funcția ta (pe cazul „{descriere}”)", limita_s=LIMITA_APEL_3_S)
+                if raspuns is not None and not isinstance(raspuns, str):
+                    raise GresealaCursant(
+                        f"În cazul „{descriere}” ai întors {type(raspuns).__name__}; trebuia numele etapei (un "
+                        "text din `etape`) sau None."
+                    )
+                if raspuns != asteptat:
+                    raise GresealaCursant(_diagnostic_3(descriere, etape, asteptat, raspuns, separa))
+            # Cazul real: aleatorul lui Inductor.
+            x = torch.randn(rng.randint(64, 512), generator=generator)
+            raspuns = _ruleaza(etapa_care_schimba, _functie_aleatoare, (x,),
+                               ce="funcția ta (pe cazul real, cu numere aleatoare)", limita_s=LIMITA_APEL_3_S)
+            if raspuns != "inductor":
+                raise GresealaCursant(
+                    f"Pe cazul real (o funcție cu `torch.rand_like`, cu sămânța fixată) ai întors "
+                    f"{_descrie_raspuns(raspuns)}, dar etapa care schimbă rezultatul e „inductor”: el își "
+                    "generează singur numerele aleatoare."
+                )
+        finally:
+            schimbate = _schimbari_configuratie(inainte)
+            _restaureaza_configuratia(inainte)
+            _dezinregistreaza(registru)
+            _goleste_dynamo()
+        if schimbate:
+            raise GresealaCursant(_mesaj_configuratie(schimbate))
+        return (
+            "Găsești prima etapă care schimbă rezultatul, cu toleranțele potrivite tipului de date, pe cazurile "
+            "construite și pe cel real: Inductor generează alte numere aleatoare decât eager (cu "
+            "`torch._inductor.config.fallback_random = True` le-ar genera pe aceleași)."
+        )
+
+    return verificare("Exercițiul 3", corp, limita_s=LIMITA_VERIFICARE_3_S)
+
+
+# ---------------------------------------------------------------------------------------------
+# Exercițiul 4 (verificarea)
+# ---------------------------------------------------------------------------------------------
+
+LIMITA_APEL_4_S = 120.0
+LIMITA_VERIFICARE_4_CPU_S = 300.0
+LIMITA_VERIFICARE_4_GPU_S = 480.0
+#: Toleranțele față de eager: compilat, Inductor poate aduna altfel în virgulă mobilă, iar micile
+#: diferențe se propagă de la un pas la altul.
+_TOLERANTE_4 = {"rtol": 1e-4, "atol": 1e-5}
+
+
+def _regiuni_compilate(functie, *argumente):
+    """Rulează `functie(*argumente)` sub profiler și întoarce (rezultatul, câte regiuni
+    „Torch-Compiled Region” au rulat)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU]) as profiler:
+        rezultat = functie(*argumente)
+    regiuni = sum(1 for e in profiler.events() if e.name.startswith("Torch-Compiled Region"))
+    return rezultat, regiuni
+
+
+def _verifica_pereche(obtinut, asteptat, context: str) -> None:
+    if obtinut is None:
+        raise GresealaCursant(f"Bucla ta a întors None ({context}): ai uitat `return w, pierderi`?")
+    if not isinstance(obtinut, (tuple, list)) or len(obtinut) != 2:
+        descriere = (f"un {type(obtinut).__name__} cu {format_numar(len(obtinut))} elemente"
+                     if isinstance(obtinut, (tuple, list)) else type(obtinut).__name__)
+        raise GresealaCursant(
+            f"Bucla ta trebuie să întoarcă perechea `(w, pierderi)`, ca `bucla_lenta`; a întors {descriere} ({context})."
+        )
+    compara_tensori(obtinut[0], asteptat[0], f"greutățile finale, {context}", **_TOLERANTE_4)
+    compara_tensori(obtinut[1], asteptat[1], f"pierderile, {context}", **_TOLERANTE_4)
+
+
+def _e_recompilare_interzisa(text: str) -> bool:
+    return "fail_on_recompile" in text or "RecompileError" in text or "recompil" in text.lower()
+
+
+def exercitiul_4(bucla_reparata) -> Rezultat:
+    """Verifică `bucla_reparata(w, x, tinta, pasi)`: pe două seturi de date noi (aceleași forme),
+    dă rezultatul lui `bucla_eager` (greutățile și pierderile); la primul apel (încălzirea) nu are
+    nicio întrerupere a grafului; al doilea apel nu recompilează (rulează sub
+    `torch.compiler.set_stance("fail_on_recompile")`) și chiar rulează cod compilat (regiuni
+    „Torch-Compiled Region” în profiler); configurația globală rămâne neatinsă. Pe GPU, măsoară
+    bucla ta față de `bucla_eager` cu `masurare.compara` (mediana, variantele intercalate) și cere o
+    accelerare de cel puțin `ACCELERARE_MINIMA_4`; pe procesor spune că viteza se verifică pe GPU."""
+    pe_gpu = _pe_gpu()
+
+    def corp():
+        if bucla_reparata is bucla_lenta:
+            raise GresealaCursant("Ai dat chiar `bucla_lenta`, exemplul stricat: scrie funcția ta, `bucla_reparata`.")
+        if not callable(bucla_reparata):
+            raise GresealaCursant(f"Trebuia o funcție, dar am primit {type(bucla_reparata).__name__}.")
+        rng = generator_aleator()
+        w, x, tinta, pasi = intrari_bucla(semanta=rng.randrange(2**31))
+        _, x2, tinta2, _ = intrari_bucla(semanta=rng.randrange(2**31))
+        inainte = _configuratia()
+        _goleste_dynamo()
+        try:
+            # 1. Încălzirea: rezultat corect, fără întreruperi, cu grafuri capturate.
+            obtinut = _ruleaza(bucla_reparata, w.clone(), x, tinta, pasi, ce="bucla ta (primul apel, cu compilarea)",
+                               limita_s=LIMITA_APEL_4_S)
+            _verifica_pereche(obtinut, bucla_eager(w, x, tinta, pasi), "primul apel")
+            intreruperi = _intreruperi()
+            grafuri = _contoare()["stats"]["unique_graphs"]
+            if intreruperi:
+                motiv = intreruperi[0]
+                raise GresealaCursant(
+                    f"Rezultatul e corect, dar graful se întrerupe în buclă ({categorie_intrerupere(motiv)}; "
+                    f"Dynamo: „{motiv_scurt(motiv)}”). Fiecare întrerupere costă, la fiecare pas, încă un graf cu "
+                    "gărzile lui, iar `.item()` și o sincronizare cu GPU-ul. Taie gradientul cu `torch.where` și "
+                    "păstrează pierderile ca tensori."
+                )
+            if not grafuri:
+                raise GresealaCursant(
+                    "Rezultatul e corect, dar bucla ta nu mai compilează nimic: Dynamo n-a capturat niciun graf. "
+                    "Exercițiul cere bucla compilată (cu `torch.compile`), fără întreruperi."
+                )
+            # 2. Al doilea apel, pe date noi: fără recompilări, cu cod compilat.
+            try:
+                with torch.compiler.set_stance("fail_on_recompile"):
+                    obtinut, regiuni = _ruleaza(_regiuni_compilate, bucla_reparata, w.clone(), x2, tinta2, pasi,
+                                                ce="bucla ta (al doilea apel)", limita_s=LIMITA_APEL_4_S)
+            except GresealaCursant as greseala:
+                if _e_recompilare_interzisa(str(greseala)):
+                    motive = _motive_recompilare()
+                    detaliu = f" Garda căzută: „{motiv_scurt(motive[-1], 200)}”." if motive else ""
+                    raise GresealaCursant(
+                        "Bucla ta se recompilează la al doilea apel, pe date noi de aceeași formă." + detaliu +
+                        " O recompilare în bucla fierbinte costă cât sute de pași: caută valoarea Python care "
+                        "se schimbă de la un apel la altul (sau un `torch._dynamo.reset()` rămas în funcție)."
+                    ) from None
+                raise
+            _verifica_pereche(obtinut, bucla_eager(w, x2, tinta2, pasi), "al doilea apel, pe date noi")
+            if regiuni == 0:
+                raise GresealaCursant(
+                    "La al doilea apel nu a rulat nicio regiune compilată („Torch-Compiled Region” lipsește din "
+                    "profiler): bucla ta a rulat în modul eager."
+                )
+            if _intreruperi():
+                raise GresealaCursant("La al doilea apel, graful buclei tale s-a întrerupt.")
+            # 3. Pe GPU: viteza.
+            mesaj_viteza = (
+                " Viteza se verifică doar pe GPU: pe un procesor nu există lansări de kernel-uri și sincronizări "
+                "cu GPU-ul, deci nu se vede costul întreruperilor. Pe un H200, bucla ta trebuie să fie de cel "
+                f"puțin {cu_unitate(ACCELERARE_MINIMA_4, '×')} mai rapidă decât eager."
+            )
+            if pe_gpu:
+                mesaj_viteza = _masoara_4(bucla_reparata, w, x, tinta, pasi)
+        finally:
+            schimbate = _schimbari_configuratie(inainte)
+            _restaureaza_configuratia(inainte)
+            _goleste_dynamo()
+        if schimbate:
+            raise GresealaCursant(_mesaj_configuratie(schimbate))
+        return (
+            "Rezultatul e cel al buclei eager, fără întreruperi ale grafului și fără recompilări de la un apel "
+            f"la altul, iar codul compilat chiar rulează.{mesaj_viteza}"
+        )
+
+    return verificare("Exercițiul 4", corp, limita_s=LIMITA_VERIFICARE_4_GPU_S if pe_gpu else LIMITA_VERIFICARE_4_CPU_S)
+
+
+def _masoara_4(bucla_reparata, w, x, tinta, pasi) -> str:
+    """Pe GPU: bucla cursantului față de `bucla_eager`, cu `masurare.compara`."""
+    from ..masurare import RecompilareInMasurare, compara
+
+    try:
+        with _fara_jurnale_torch(), limita_timp(LIMITA_APEL_4_S * 2, "măsurarea buclei tale"):
+            comparatie = compara({"eager": bucla_eager, "reparată": bucla_reparata}, w, x, tinta, pasi,
+                                 runde=5, timp_minim_s=1.0)
+    except RecompilareInMasurare as eroare:
+        raise GresealaCursant(str(eroare)) from None
+    except GresealaCursant:
+        raise
+    except Exception as eroare:
+        raise GresealaCursant(_explica_eroare_compilata(eroare)) from None
+    eager_s = comparatie.masuratori["eager"].mediana_s
+    reparata_s = comparatie.masuratori["reparată"].mediana_s
+    accelerare = eager_s / reparata_s
+    if accelerare < ACCELERARE_MINIMA_4:
+        raise GresealaCursant(
+            f"Bucla ta e corectă și fără întreruperi, dar abia de {cu_unitate(accelerare, '×')} mai rapidă decât "
+            f"eager (mediana: {format_timp(reparata_s)} față de {format_timp(eager_s)} pentru "
+            f"{cu_substantiv(pasi, 'pas', 'pași')}); trebuia cel puțin {cu_unitate(ACCELERARE_MINIMA_4, '×')}. "
+            "Scapă de toate sincronizările din buclă (niciun `.item()`, nicio listă de numere Python)."
+        )
+    return (
+        f" Pe GPU, mediana: {format_timp(reparata_s)} față de {format_timp(eager_s)} eager, adică "
+        f"{cu_unitate(accelerare, '×')}."
+    )
