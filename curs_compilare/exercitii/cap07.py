@@ -167,12 +167,12 @@ def _explica_eroare_compilata(eroare: BaseException) -> str:
     return explica_exceptie(eroare)
 
 
-def _ruleaza(functie, *argumente, ce: str, limita_s: float = LIMITA_APEL_S, **numite):
+def _ruleaza(functie, *argumente, ce: str, limita_s: float | None = None, **numite):
     """Apelează (direct sau printr-o funcție compilată) codul cursantului, cu limită de timp și
     fără jurnalele PyTorch pe ecran; o excepție devine `GresealaCursant`."""
     gradient = torch.is_grad_enabled()
     try:
-        with _fara_jurnale_torch(), limita_timp(limita_s, ce):
+        with _fara_jurnale_torch(), limita_timp(limita_s if limita_s is not None else LIMITA_APEL_S, ce):
             return functie(*argumente, **numite)
     except GresealaCursant:
         raise
@@ -288,8 +288,6 @@ def _verifica_clasa_filtru(clasa) -> None:
             "Ai dat chiar `FiltruCuPrag`, exemplul stricat: el se recompilează la fiecare prag. Scrie clasa ta, "
             "`FiltruReparat`."
         )
-    if not callable(getattr(clasa, "seteaza_prag", None)):
-        raise GresealaCursant("Clasei tale îi lipsește metoda `seteaza_prag(self, valoare)`: păstrează interfața lui `FiltruCuPrag`.")
 
 
 def exercitiul_1(FiltruReparat) -> Rezultat:
@@ -315,6 +313,10 @@ def exercitiul_1(FiltruReparat) -> Rezultat:
                 torch.manual_seed(rng.randrange(2**31))
                 modul = apeleaza(FiltruReparat, canale, limita_s=LIMITA_APEL_SCURT_S,
                                  ce=f"constructorul clasei tale, `FiltruReparat({canale})`,")
+            if not callable(getattr(modul, "seteaza_prag", None)):
+                raise GresealaCursant(
+                    "Clasei tale îi lipsește metoda `seteaza_prag(self, valoare)`: păstrează interfața lui `FiltruCuPrag`."
+                )
             liniar = _liniarul(modul, canale)
             intrari = [_intrare_departe_de_prag(liniar, (lot, canale), praguri, generator) for _ in praguri]
 
