@@ -158,6 +158,28 @@ class FiltruFaraSfarsit(FiltruReparat):
                 pass
 
 
+def test_1_exemplul_stricat_se_recompileaza_la_fiecare_prag():
+    """Faptul pe care se sprijină exercițiul: `math.log10` specializează pragul, deci fiecare prag nou
+    (până la limita de recompilări) cere o compilare nouă, cu garda `self.prag == …`."""
+    from curs_compilare.inspectie import NumaratorCompilari
+
+    torch._dynamo.reset()
+    torch._dynamo.utils.guard_failures.clear()
+    numarator = NumaratorCompilari()
+    modul = cap07.FiltruCuPrag(6)
+    compilat = torch.compile(modul, backend=numarator)
+    x = torch.randn(3, 6)
+    praguri = [0.1, 0.25, 0.4, 0.55, 0.7, 0.85]
+    for prag in praguri:
+        modul.seteaza_prag(prag)
+        with torch.no_grad():
+            torch.testing.assert_close(compilat(x), modul(x))
+    motive = [str(m) for lista in torch._dynamo.utils.guard_failures.values() for m in lista]
+    torch._dynamo.reset()
+    assert numarator.compilari == len(praguri)
+    assert any("prag ==" in m for m in motive), motive
+
+
 def test_1_solutia_de_referinta():
     _acceptat(cap07.exercitiul_1(FiltruReparat))
 

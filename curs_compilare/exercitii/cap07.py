@@ -869,6 +869,12 @@ def _cazuri_exercitiul_3(rng, registru: list):
     return cazuri
 
 
+def _limita_recompilari() -> int:
+    """`recompile_limit` (numele nou) sau `cache_size_limit` (cel vechi)."""
+    config = torch._dynamo.config
+    return int(getattr(config, "recompile_limit", None) or getattr(config, "cache_size_limit", 8))
+
+
 def _descrie_raspuns(raspuns) -> str:
     return "None" if raspuns is None else f"„{raspuns}”"
 
@@ -884,7 +890,7 @@ def _diagnostic_3(descriere, etape, asteptat, raspuns, separa) -> str:
         return baza + (
             f" Ai cerut etapa „{necompilate[0]}”, dar Dynamo n-a mai compilat funcția cu ea: fără "
             "`torch._dynamo.reset()` înainte de fiecare etapă, compilările aceleiași funcții se adună, iar după "
-            f"`torch._dynamo.config.recompile_limit` ({format_numar(torch._dynamo.config.recompile_limit)}) Dynamo "
+            f"`torch._dynamo.config.recompile_limit` ({format_numar(_limita_recompilari())}) Dynamo "
             "renunță și o rulează eager: etapa stricată pare corectă."
         )
     if not any(_compilari_etape.get(e) for e in etape):
