@@ -1,0 +1,532 @@
+"""Verificările capitolului 06 acceptă răspunsurile corecte (în mai multe forme) și resping
+greșelile tipice cu explicația potrivită, fără traceback și fără să se blocheze.
+
+Verificările rulează pe procesor oriunde (exercițiile 1 și 3 compilează modele mici pe CPU), deci
+nu au ramuri de GPU. Semința e fixată (`CURS_SEMINTA`), ca mărimile alese la întâmplare să fie
+aceleași în toate testele și compilările să se ia din cache-ul lui Inductor după prima.
+
+Fiecare diagnostic care numește o greșeală anume e încercat cu greșeala pe care o numește și,
+unde se poate confunda, cu una apropiată, care nu e ea."""
+
+import copy
+import math
+import time
+
+import pytest
+import torch
+from torch.optim.lr_scheduler import LambdaLR
+
+from curs_compilare.amortizare import cost_total
+from curs_compilare.exercitii import cap06
+from curs_compilare.exercitii.baza import NESCRIS
+from curs_compilare.exercitii.cap06 import RATA_MAXIMA, rata_la_pasul
+from curs_compilare.modele import BlocTransformer
+
+
+@pytest.fixture(autouse=True)
+def _seminta_fixa(monkeypatch):
+    monkeypatch.setenv("CURS_SEMINTA", "6")
+    yield
+    torch._dynamo.reset()
+
+
+def _respins(rezultat, *fragmente, absente=()):
+    assert not rezultat, rezultat.text()
+    for fragment in fragmente:
+        assert fragment in rezultat.mesaj, rezultat.mesaj
+    for fragment in absente:
+        assert fragment not in rezultat.mesaj, rezultat.mesaj
+    assert "Traceback" not in rezultat.text()
+    return rezultat
+
+
+def _bucla_cu_except_gol(*argumente):
+    while True:
+        try:
+            while True:
+                pass
+        except:  # noqa: E722 — exact greșeala pe care limita de timp trebuie s-o reziste
+            pass
+
+
+def _stub(*argumente):
+    raise NotImplementedError
+
+
+# =============================================================================================
+# Programul ratei
+# =============================================================================================
+
+
+def test_rata_la_pasul_incalzire_si_cosinus():
+    n = 30  # încălzire pe 3 pași
+    assert rata_la_pasul(0, n) == pytest.approx(RATA_MAXIMA / 3)
+    assert rata_la_pasul(2, n) == pytest.approx(RATA_MAXIMA)
+    assert rata_la_pasul(3, n) < RATA_MAXIMA
+    assert rata_la_pasul(n - 1, n) == pytest.approx(RATA_MAXIMA / 10)
+    assert rata_la_pasul(n + 5, n) == pytest.approx(RATA_MAXIMA / 10)
+    rate = [rata_la_pasul(t, n) for t in range(2, n)]
+    assert all(a > b for a, b in zip(rate, rate[1:]))  # coboară strict după încălzire
+    assert rata_la_pasul(0, 5) == pytest.approx(RATA_MAXIMA)  # încălzirea are cel puțin un pas
+
+
+# =============================================================================================
+# Exercițiul 1
+# =============================================================================================
+
+
+def _pregateste(creeaza_rata=lambda: torch.tensor(RATA_MAXIMA), optimizator=torch.optim.AdamW,
+                factor=lambda n: (lambda t: rata_la_pasul(t, n) / RATA_MAXIMA), pas="bun", compileaza=True,
+                pe_copie=False, **optiuni):
+    """O familie de răspunsuri la exercițiul 1, corecte sau cu câte o greșeală."""
+
+    def pregateste_optimizarea(model, pasi_totali):
+        parametri = copy.deepcopy(model).parameters() if pe_copie else model.parameters()
+        opt = optimizator(parametri, lr=creeaza_rata(), **optiuni)
+        planificator = LambdaLR(opt, factor(pasi_totali))
+
+        def pas_optimizare():
+            if pas == "inainte":
+                planificator.step()
+                opt.step()
+            elif pas == "fara_planificator":
+                opt.step()
+            else:
+                opt.step()
+                planificator.step()
+
+        return opt, torch.compile(pas_optimizare) if compileaza else pas_optimizare
+
+    return pregateste_optimizarea
+
+
+def _cu_fill(model, pasi_totali):
+    """Alternativă corectă: fără planificator, tensorul ratei schimbat pe loc, în afara funcției
+    compilate (care primește doar pasul optimizatorului)."""
+    rata = torch.tensor(RATA_MAXIMA)
+    opt = torch.optim.AdamW(model.parameters(), lr=rata)
+    stare = {"t": 0}
+
+    @torch.compile
+    def pas_compilat():
+        opt.step()
+
+    def pas_optimizare():
+        rata.fill_(rata_la_pasul(stare["t"], pasi_totali))
+        pas_compilat()
+        stare["t"] += 1
+
+    return opt, pas_optimizare
+
+
+def test_ex1_accepta_solutia_cu_lambdalr():
+    rezultat = cap06.exercitiul_1(_pregateste())
+    assert rezultat, rezultat.text()
+    assert "nu mai recompilează" in rezultat.mesaj and "1 graf" in rezultat.mesaj
+
+
+def test_ex1_accepta_alternativa_cu_fill_si_rata_float64():
+    assert cap06.exercitiul_1(_cu_fill), cap06.exercitiul_1(_cu_fill).text()
+    rezultat = cap06.exercitiul_1(_pregateste(creeaza_rata=lambda: torch.tensor(RATA_MAXIMA, dtype=torch.float64)))
+    assert rezultat, rezultat.text()
+
+
+@pytest.mark.parametrize(
+    "raspuns, fragmente",
+    [
+        (lambda m, n: None, ["None", "return optimizator, pas_optimizare"]),
+        (lambda m, n: torch.optim.AdamW(m.parameters(), lr=torch.tensor(RATA_MAXIMA)), ["doar optimizatorul"]),
+        (lambda m, n: "AdamW", ["perechea", "str"]),
+        (lambda m, n: tuple(reversed(_pregateste(compileaza=False)(m, n))), ["ordinea inversă"]),
+        (lambda m, n: (torch.optim.AdamW(m.parameters(), lr=torch.tensor(RATA_MAXIMA)), 3), ["pas_optimizare", "int"]),
+        (lambda m, n: ("optimizator", lambda: None), ["optimizatorul", "str"]),
+    ],
+    ids=["None", "doar_optimizatorul", "text", "ordine_inversa", "pas_nu_e_functie", "optimizator_text"],
+)
+def test_ex1_respinge_tipuri_gresite(raspuns, fragmente):
+    _respins(cap06.exercitiul_1(raspuns), *fragmente)
+
+
+def test_ex1_nescris_si_exceptie():
+    rezultat = cap06.exercitiul_1(_stub)
+    assert not rezultat and rezultat.mesaj == NESCRIS
+
+    def cu_eroare(model, pasi_totali):
+        return torch.optim.AdamW(model.parametri(), lr=torch.tensor(RATA_MAXIMA))
+
+    _respins(cap06.exercitiul_1(cu_eroare), "AttributeError", "linia", "parametri")
+
+
+@pytest.mark.parametrize(
+    "raspuns, fragmente",
+    [
+        (_pregateste(optimizator=torch.optim.SGD), ["SGD, nu AdamW"]),
+        (_pregateste(optimizator=torch.optim.Adam), ["Adam, nu AdamW", "decuplat"]),
+        (_pregateste(weight_decay=0.0), ["weight_decay=0.0", "chiar Adam"]),
+        (_pregateste(betas=(0.8, 0.99)), ["betas=(0.8, 0.99)", "valorile implicite"]),
+        (_pregateste(pe_copie=True), ["alt model", "model.parameters()"]),
+        (_pregateste(creeaza_rata=lambda: torch.tensor(RATA_MAXIMA, dtype=torch.bfloat16)), ["bfloat16", "float32"]),
+        (_pregateste(creeaza_rata=lambda: torch.tensor([RATA_MAXIMA, RATA_MAXIMA])), ["ValueError", "1-element"]),
+    ],
+    ids=["SGD", "Adam", "fara_weight_decay", "alte_betas", "alt_model", "rata_bfloat16", "rata_vector"],
+)
+def test_ex1_respinge_alt_optimizator_fara_sa_ruleze_pasii(raspuns, fragmente):
+    inceput = time.perf_counter()
+    _respins(cap06.exercitiul_1(raspuns), *fragmente)
+    assert time.perf_counter() - inceput < 5  # se vede din optimizator, fără compilare
+
+
+def test_ex1_rata_float_e_ocolirea_lectiei():
+    """Rata ca număr Python: Dynamo ar recompila la fiecare pas; respinsă pe loc, cu motivul."""
+    _respins(cap06.exercitiul_1(_pregateste(creeaza_rata=lambda: RATA_MAXIMA)), "nu un tensor", "constantă", "recompilează")
+
+
+def test_ex1_pas_necompilat_e_respins_chiar_daca_parametrii_sunt_buni():
+    _respins(cap06.exercitiul_1(_pregateste(compileaza=False)), "Parametrii sunt corecți", "n-a trecut prin Dynamo")
+
+
+def test_ex1_aproape_corect_planificatorul_inainte_de_pas():
+    _respins(cap06.exercitiul_1(_pregateste(pas="inainte")), "rata pasului următor", "întâi `optimizator.step()`")
+
+
+def test_ex1_planificatorul_care_nu_avanseaza():
+    _respins(cap06.exercitiul_1(_pregateste(pas="fara_planificator")), "programul nu avansează")
+
+
+def test_ex1_pe_de_rost_program_pentru_20_de_pasi():
+    """Un program scris pentru 20 de pași, oricât ar cere `pasi_totali`: verificarea cere 21–27."""
+    _respins(
+        cap06.exercitiul_1(_pregateste(factor=lambda n: (lambda t: rata_la_pasul(t, 20) / RATA_MAXIMA))),
+        "nu urmează programul", "pasul",
+    )
+
+
+def test_ex1_contor_python_in_functia_compilata_recompileaza():
+    def cu_contor(model, pasi_totali):
+        opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(RATA_MAXIMA))
+        stare = {"t": 0}
+
+        @torch.compile
+        def pas_optimizare():
+            opt.param_groups[0]["lr"].fill_(rata_la_pasul(stare["t"], pasi_totali))
+            opt.step()
+            stare["t"] += 1
+
+        return opt, pas_optimizare
+
+    _respins(cap06.exercitiul_1(cu_contor), "s-a recompilat la pasul 2", "contor", absente=("a devenit un float",))
+
+
+@pytest.mark.parametrize(
+    "program, fragment",
+    [
+        (lambda t, n: rata_la_pasul(0, n), "programul nu avansează"),
+        (lambda t, n: rata_la_pasul(t + 1, n), "rata pasului următor"),
+        (lambda t, n: rata_la_pasul(2 * t, n), "de două ori"),
+        (lambda t, n: rata_la_pasul(t, n) * RATA_MAXIMA, "mai mici decât programul"),
+        (lambda t, n: rata_la_pasul(t, n) / RATA_MAXIMA, "mai mari decât programul"),
+        (cap06._fara_incalzire, "lipsește încălzirea"),
+        (cap06._doar_incalzire, "lipsește coborârea"),
+        (lambda t, n: 0.0, "nu s-au schimbat deloc"),
+        (lambda t, n: rata_la_pasul(t, n) * (1.05 if t == 7 else 1.0), "la 1 pas din 24"),
+    ],
+    ids=["constanta", "pasul_urmator", "de_doua_ori", "nedivizat", "inmultit", "fara_incalzire", "fara_cosinus",
+         "nicio_actualizare", "un_pas_gresit"],
+)
+def test_ex1_diagnosticul_programului_numeste_doar_greseala_potrivita(program, fragment):
+    n = 24
+    mesaj = cap06._diagnostic_rate_1([(t, program(t, n)) for t in range(n)], n)
+    assert fragment in mesaj, mesaj
+    if fragment == "la 1 pas din 24":  # aproape corect: niciun diagnostic numit, doar pasul greșit
+        assert "pasul 7" in mesaj and "de două ori" not in mesaj and "nu avansează" not in mesaj
+
+
+def test_ex1_rata_citita_din_actualizare_e_exacta():
+    """AdamW e liniar în rată: o actualizare cu rata r față de umbra cu rata 1 dă exact r."""
+    inainte = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
+    directie = torch.tensor([0.3, 0.1, -0.2], dtype=torch.float64)
+    rata, abatere = cap06._rata_din_actualizare(inainte, inainte + 0.25 * directie, inainte + directie)
+    assert rata == pytest.approx(0.25) and abatere < 1e-12
+    _, abatere = cap06._rata_din_actualizare(inainte, inainte + torch.tensor([0.1, 0.0, 0.0], dtype=torch.float64), inainte + directie)
+    assert abatere > 0.1
+
+
+def test_ex1_bucla_fara_sfarsit_cu_except_gol(monkeypatch):
+    monkeypatch.setattr(cap06, "LIMITA_PREGATIRE_1_S", 0.3)
+    inceput = time.perf_counter()
+    _respins(cap06.exercitiul_1(_bucla_cu_except_gol), "n-a terminat", "300 ms")
+    assert time.perf_counter() - inceput < 3
+
+
+def test_ex1_bucla_fara_sfarsit_in_pasul_compilat(monkeypatch):
+    """Bucla e în funcția compilată: Dynamo o urmărește la nesfârșit; limita o oprește."""
+    monkeypatch.setattr(cap06, "LIMITA_PRIMUL_PAS_1_S", 0.5)
+
+    def pregateste(model, pasi_totali):
+        opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(RATA_MAXIMA))
+        return opt, torch.compile(_bucla_cu_except_gol)
+
+    inceput = time.perf_counter()
+    _respins(cap06.exercitiul_1(pregateste), "pas_optimizare()", "pasul 0", "n-a terminat")
+    assert time.perf_counter() - inceput < 5
+
+
+# =============================================================================================
+# Exercițiul 2
+# =============================================================================================
+
+
+def _alege(cost=lambda m, n: cost_total(m["prima_s"], m["pe_apel_ms"] / 1000, n), latenta=True, memorie=True,
+           strict=False):
+    """O familie de răspunsuri la exercițiul 2: corect sau cu câte o greșeală."""
+
+    def alege_modul(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+        def incape(valoare, limita):
+            return valoare < limita if strict else valoare <= limita
+
+        valide = [
+            nume for nume, m in masuratori.items()
+            if (not latenta or incape(m["pe_apel_ms"], latenta_max_ms))
+            and (not memorie or incape(m["memorie_mib"], memorie_max_mib))
+        ]
+        return min(valide, key=lambda nume: cost(masuratori[nume], cereri)) if valide else None
+
+    return alege_modul
+
+
+def _alege_de_mana(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+    """Alternativă corectă: bucla scrisă de mână, cu formula desfăcută."""
+    cel_mai_bun, cost_minim = None, math.inf
+    for nume, m in masuratori.items():
+        if m["pe_apel_ms"] > latenta_max_ms or m["memorie_mib"] > memorie_max_mib:
+            continue
+        total = m["prima_s"] + (cereri - 1) * m["pe_apel_ms"] / 1000
+        if total < cost_minim:
+            cel_mai_bun, cost_minim = nume, total
+    return cel_mai_bun
+
+
+def test_ex2_accepta_referinta_si_alternativa():
+    for raspuns in (_alege(), _alege_de_mana):
+        rezultat = cap06.exercitiul_2(raspuns)
+        assert rezultat, rezultat.text()
+        assert "nu se amortizează" in rezultat.mesaj
+
+
+def test_ex2_accepta_pe_multe_seminte(monkeypatch):
+    for seminta in range(30):
+        monkeypatch.setenv("CURS_SEMINTA", str(seminta))
+        assert cap06.exercitiul_2(_alege_de_mana)
+
+
+def test_ex2_cifrele_din_enunt():
+    e = cap06.EXEMPLU_2
+    assert _alege()(e["masuratori"], e["cereri"], e["latenta_max_ms"], e["memorie_max_mib"]) == "max-autotune-no-cudagraphs"
+    assert cap06._departare_2(dict(e, fel="enunt")) > 0.01
+
+
+@pytest.mark.parametrize(
+    "raspuns, fragment",
+    [
+        (_alege(cost=lambda m, n: m["pe_apel_ms"]), "ignori timpul primului apel"),
+        (_alege(cost=lambda m, n: m["prima_s"]), "ignori timpul pe apel"),
+        (_alege(memorie=False), "ignoră constrângerea de memorie"),
+        (_alege(latenta=False), "ignoră constrângerea de latență"),
+        (_alege(latenta=False, memorie=False), "ignoră ambele constrângeri"),
+        (_alege(strict=True), "comparație strictă"),
+        (_alege(cost=lambda m, n: m["prima_s"] + n * m["pe_apel_ms"] / 1000), "apelurile de după primul"),
+        (_alege(cost=lambda m, n: m["prima_s"] + (n - 1) * m["pe_apel_ms"]), "milisecunde adunate la secunde"),
+    ],
+    ids=["fara_compilare", "doar_primul_apel", "fara_memorie", "fara_latenta", "fara_constrangeri", "strict",
+         "cereri_dupa_primul", "ms_cu_s"],
+)
+def test_ex2_numeste_greseala_potrivita(monkeypatch, raspuns, fragment):
+    toate = [
+        "ignori timpul primului apel", "ignori timpul pe apel", "ignoră constrângerea de memorie",
+        "ignoră constrângerea de latență", "ignoră ambele constrângeri", "comparație strictă",
+        "apelurile de după primul", "milisecunde adunate la secunde",
+    ]
+    for seminta in ("6", "11", "29"):
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        _respins(cap06.exercitiul_2(raspuns), fragment, "ai ales", absente=[t for t in toate if t != fragment])
+
+
+def test_ex2_aproape_corect_fara_diagnostic_numit():
+    """Corect, mai puțin când alege dintre moduri cu primul apel de peste 100 s (le penalizează
+    cu 50%): greșit doar în unele cazuri, fără o greșeală cunoscută."""
+    def aproape(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+        valide = {n: m for n, m in masuratori.items() if m["pe_apel_ms"] <= latenta_max_ms and m["memorie_mib"] <= memorie_max_mib}
+        if not valide:
+            return None
+        return min(valide, key=lambda n: cost_total(valide[n]["prima_s"], valide[n]["pe_apel_ms"] / 1000, cereri)
+                   * (1.5 if valide[n]["prima_s"] > 100 else 1.0))
+
+    rezultat = _respins(cap06.exercitiul_2(aproape), "ai ales", "în total")
+    assert "Alegerile tale" not in rezultat.mesaj
+
+
+@pytest.mark.parametrize(
+    "raspuns, fragmente",
+    [
+        (lambda *a: "default", ["Întorci mereu 'default'"]),
+        (lambda *a: "max-autotune-no-cudagraphs", ["Întorci mereu 'max-autotune-no-cudagraphs'"]),
+        (lambda m, *a: "max_autotune", ["mereu 'max_autotune'", "nu e în dict"]),
+        (lambda m, c, l, mem: _alege()(m, c, l, mem) and _alege()(m, c, l, mem).upper(), ["nu e unul dintre modurile"]),
+        (lambda m, *a: next(iter(m.values())), ["un dict", "nu numele lui"]),
+        (lambda m, c, *a: (_alege_de_mana(m, c, *a), 1.0), ["un tuple", "Trebuia numele modului"]),
+        (lambda *a: None, ["ai ales None", "Greșit în"]),
+    ],
+    ids=["mereu_default", "pe_de_rost_enuntul", "nume_gresit_mereu", "litere_mari", "dict", "tuplu", "None"],
+)
+def test_ex2_respinge_tipuri_si_nume_gresite(raspuns, fragmente):
+    _respins(cap06.exercitiul_2(raspuns), *fragmente)
+
+
+def test_ex2_ocolirea_primul_mod_valid():
+    """Primul mod care respectă constrângerile, fără să compare costurile."""
+    def primul_valid(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+        return next((n for n, m in masuratori.items()
+                     if m["pe_apel_ms"] <= latenta_max_ms and m["memorie_mib"] <= memorie_max_mib), None)
+
+    _respins(cap06.exercitiul_2(primul_valid), "ai ales", "în total")
+
+
+def test_ex2_nescris_exceptie_si_bucla(monkeypatch):
+    rezultat = cap06.exercitiul_2(_stub)
+    assert not rezultat and rezultat.mesaj == NESCRIS
+    _respins(cap06.exercitiul_2(lambda m, *a: m["eager"]["prima"]), "KeyError", "Pentru cazul")
+    monkeypatch.setattr(cap06, "LIMITA_APEL_2_S", 0.2)
+    inceput = time.perf_counter()
+    _respins(cap06.exercitiul_2(_bucla_cu_except_gol), "n-a terminat", "200 ms")
+    assert time.perf_counter() - inceput < 3
+
+
+def test_ex2_cazurile_acopera_toate_felurile_si_deosebesc_greselile(monkeypatch):
+    from curs_compilare.exercitii.baza import generator_aleator
+
+    for seminta in range(5):
+        cazuri = cap06._cazuri_2(generator_aleator(seminta))
+        assert {c["fel"] for c in cazuri} == set(cap06._FELURI_2) | {"enunt"}
+        assert all(cap06._departare_2(c) >= 0.01 for c in cazuri)
+        corecte = [cap06._alege_corect(c) for c in cazuri]
+        assert None in corecte and "eager" in corecte
+        raspunsuri = {tuple(f(c) for c in cazuri) for _, f, _ in cap06._GRESELI_2}
+        assert len(raspunsuri) == len(cap06._GRESELI_2) and tuple(corecte) not in raspunsuri
+
+
+# =============================================================================================
+# Exercițiul 3
+# =============================================================================================
+
+
+def _regional(model):
+    for strat in model.straturi:
+        strat.compile()
+    return model
+
+
+def _regional_forward(model):
+    """Alternativă corectă: `forward` fiecărui strat, înlocuit cu versiunea compilată (pe loc)."""
+    for strat in model.straturi:
+        strat.forward = torch.compile(strat.forward)
+    return model
+
+
+def test_ex3_accepta_referinta():
+    rezultat = cap06.exercitiul_3(_regional)
+    assert rezultat, rezultat.text()
+    assert "un graf" in rezultat.mesaj and "fără recompilări" in rezultat.mesaj
+
+
+def test_ex3_accepta_alternativa_cu_forward_compilat():
+    rezultat = cap06.exercitiul_3(_regional_forward)
+    assert rezultat, rezultat.text()
+
+
+@pytest.mark.parametrize(
+    "raspuns, fragmente",
+    [
+        (lambda m: torch.compile(m), ["torch.compile(model)", "_orig_mod."]),
+        (lambda m: (m.compile(), m)[1], ["modelul întreg", "model.compile()"]),
+        (lambda m: copy.deepcopy(_regional(m)), ["alt obiect", "ReteaTransformer"]),
+        (lambda m: None, ["None", "return model"]),
+        (lambda m: [m], ["alt obiect", "list"]),
+    ],
+    ids=["torch_compile_model", "model_compile", "alt_model", "None", "lista"],
+)
+def test_ex3_respinge_modelul_intreg_si_alt_obiect(raspuns, fragmente):
+    inceput = time.perf_counter()
+    _respins(cap06.exercitiul_3(raspuns), *fragmente)
+    assert time.perf_counter() - inceput < 5  # fără compilare
+
+
+def test_ex3_respinge_straturile_invelite_si_copiile():
+    def invelite(model):
+        for i, strat in enumerate(model.straturi):
+            model.straturi[i] = torch.compile(strat)
+        return model
+
+    _respins(cap06.exercitiul_3(invelite), "_orig_mod.", "strat.compile()")
+
+    def copii(model):
+        model.straturi = torch.nn.ModuleList(copy.deepcopy(s) for s in model.straturi)
+        return _regional(model)
+
+    _respins(cap06.exercitiul_3(copii), "nu mai sunt aceiași tensori", "optimizator")
+
+    def noi(model):
+        c = model.configuratie
+        for i in range(len(model.straturi)):
+            model.straturi[i] = BlocTransformer(c.dim_model, c.nr_capete)
+        return _regional(model)
+
+    _respins(cap06.exercitiul_3(noi), "nu mai sunt aceiași tensori")
+
+
+def test_ex3_doar_primul_strat_compilat():
+    def primul(model):
+        model.straturi[0].compile()
+        return model
+
+    _respins(cap06.exercitiul_3(primul), "doar stratul 0", "celelalte straturi rulează eager")
+
+
+def test_ex3_ocolirea_nimic_compilat_sau_dezactivat():
+    _respins(cap06.exercitiul_3(lambda m: m), "Niciun strat n-a rulat printr-o regiune compilată")
+
+    def dezactivat(model):
+        for strat in model.straturi:
+            strat.compile()
+            strat.forward = torch.compiler.disable(strat.forward)
+        return model
+
+    _respins(cap06.exercitiul_3(dezactivat), "Niciun strat", "torch.compiler.disable")
+
+
+def test_ex3_backend_fara_inductor_e_respins():
+    def cu_backend_eager(model):
+        for strat in model.straturi:
+            strat.compile(backend="eager")
+        return model
+
+    _respins(cap06.exercitiul_3(cu_backend_eager), "Inductor", "backend")
+
+
+def test_ex3_cate_un_graf_pe_strat_e_respins():
+    """Fiecare strat compilat cu alte opțiuni: Dynamo nu poate refolosi graful altui strat."""
+    def optiuni_diferite(model):
+        for i, strat in enumerate(model.straturi):
+            strat.compile(dynamic=bool(i % 2))
+        return model
+
+    _respins(cap06.exercitiul_3(optiuni_diferite), "în loc de unul singur", "aceleași opțiuni")
+
+
+def test_ex3_nescris_exceptie_si_bucla(monkeypatch):
+    rezultat = cap06.exercitiul_3(_stub)
+    assert not rezultat and rezultat.mesaj == NESCRIS
+    _respins(cap06.exercitiul_3(lambda m: m.straturi[10]), "IndexError", "linia")
+    monkeypatch.setattr(cap06, "LIMITA_APEL_3_S", 0.3)
+    inceput = time.perf_counter()
+    _respins(cap06.exercitiul_3(_bucla_cu_except_gol), "n-a terminat", "300 ms")
+    assert time.perf_counter() - inceput < 3
