@@ -335,7 +335,11 @@ def test_2_alternative_grila_ca_functie_si_pachetul_torch_ops():
 
 
 def test_2_ciot_none_si_tip_gresit():
+    def ciotul_din_notebook(a, b):
+        raise NotImplementedError
+
     assert cap07.exercitiul_2(nescrisa).mesaj == NESCRIS
+    assert cap07.exercitiul_2(ciotul_din_notebook).mesaj == NESCRIS
     _respins(cap07.exercitiul_2(None), "None")
     _respins(cap07.exercitiul_2(42), "int")
 
