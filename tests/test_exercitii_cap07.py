@@ -412,7 +412,7 @@ def _cu_comparatie(compara, fixa=False, reset=True, ultima=False):
     def etapa(functie, intrari, etape=cap07.ETAPE):
         referinta = functie(*intrari)
         gasita = None
-        for e in (cap07.ETAPE if fixa else etape):
+        for e in (("eager", "aot_eager") if fixa else etape):
             if reset:
                 torch._dynamo.reset()
             obtinut = torch.compile(functie, backend=e)(*intrari)
@@ -581,7 +581,10 @@ def test_4_solutia_de_referinta():
 
 
 def test_4_alternativa_toata_bucla_compilata():
-    _acceptat(cap07.exercitiul_4(bucla_toata_compilata))
+    rezultat = cap07.exercitiul_4(bucla_toata_compilata)
+    _acceptat(rezultat)
+    if not PE_GPU:  # pe procesor, doar mecanismul: mesajul spune că viteza se verifică pe GPU
+        assert "doar pe GPU" in rezultat.mesaj
 
 
 def test_4_ciot_none_tip_gresit_si_exceptie():
@@ -643,14 +646,6 @@ def test_4_bucla_fara_sfarsit(monkeypatch):
                 pass
 
     _respins(_repede(lambda: cap07.exercitiul_4(fara_sfarsit)), "n-a terminat")
-
-
-def test_4_pe_procesor_spune_ca_viteza_se_verifica_pe_gpu():
-    if PE_GPU:
-        pytest.skip("pe GPU viteza se măsoară")
-    rezultat = cap07.exercitiul_4(bucla_toata_compilata)
-    _acceptat(rezultat)
-    assert "doar pe GPU" in rezultat.mesaj
 
 
 def test_4_exemplul_stricat_are_intreruperi_si_acelasi_rezultat():

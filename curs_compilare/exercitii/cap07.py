@@ -878,6 +878,22 @@ def _cazuri_exercitiul_3(rng, registru: list):
     return cazuri
 
 
+def _prima_etapa_diferita(functie, intrari, etape):
+    """Bisecția verificării (cea de referință), cu Dynamo golit înaintea fiecărei etape."""
+    with _fara_jurnale_torch():
+        asteptat = functie(*intrari)
+        for etapa in etape:
+            torch._dynamo.reset()
+            obtinut = torch.compile(functie, backend=etapa)(*intrari)
+            try:
+                torch.testing.assert_close(obtinut, asteptat)
+            except AssertionError:
+                return etapa
+            finally:
+                torch._dynamo.reset()
+    return None
+
+
 def _limita_recompilari() -> int:
     """`recompile_limit` (numele nou) sau `cache_size_limit` (cel vechi)."""
     config = torch._dynamo.config
@@ -965,15 +981,17 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
                     )
                 if raspuns != asteptat:
                     raise GresealaCursant(_diagnostic_3(descriere, etape, asteptat, raspuns, separa))
-            # Cazul real: aleatorul lui Inductor.
-            x = torch.randn(rng.randint(64, 512), generator=generator)
+            # Cazul real: aleatorul lui Inductor, pe dispozitivul cursului. Răspunsul îl află
+            # verificarea, rulând ea etapele (pe torch 2.11 și 2.14, pe procesor și pe GPU: „inductor”).
+            x = torch.randn(rng.randint(64, 512), generator=generator).to(_dispozitiv())
+            asteptat = _prima_etapa_diferita(_functie_aleatoare, (x,), ETAPE)
             raspuns = _ruleaza(etapa_care_schimba, _functie_aleatoare, (x,),
                                ce="funcția ta (pe cazul real, cu numere aleatoare)", limita_s=LIMITA_APEL_3_S)
-            if raspuns != "inductor":
+            if raspuns != asteptat:
                 raise GresealaCursant(
                     f"Pe cazul real (o funcție cu `torch.rand_like`, cu sămânța fixată) ai întors "
-                    f"{_descrie_raspuns(raspuns)}, dar etapa care schimbă rezultatul e „inductor”: el își "
-                    "generează singur numerele aleatoare."
+                    f"{_descrie_raspuns(raspuns)}, dar etapa care schimbă rezultatul e {_descrie_raspuns(asteptat)}"
+                    + (": Inductor își generează singur numerele aleatoare." if asteptat == "inductor" else ".")
                 )
         finally:
             schimbate = _schimbari_configuratie(inainte)
