@@ -513,10 +513,11 @@ def test_ex3_backend_fara_inductor_e_respins():
 
 
 def test_ex3_cate_un_graf_pe_strat_e_respins():
-    """Fiecare strat compilat cu alte opțiuni: Dynamo nu poate refolosi graful altui strat."""
+    """Straturile compilate cu opțiuni diferite (aici, backend-ul): Dynamo nu poate refolosi graful
+    altui strat, deci compilează câte unul."""
     def optiuni_diferite(model):
         for i, strat in enumerate(model.straturi):
-            strat.compile(dynamic=bool(i % 2))
+            strat.compile(backend="inductor" if i % 2 == 0 else "aot_eager")
         return model
 
     _respins(cap06.exercitiul_3(optiuni_diferite), "în loc de unul singur", "aceleași opțiuni")
@@ -530,3 +531,25 @@ def test_ex3_nescris_exceptie_si_bucla(monkeypatch):
     inceput = time.perf_counter()
     _respins(cap06.exercitiul_3(_bucla_cu_except_gol), "n-a terminat", "300 ms")
     assert time.perf_counter() - inceput < 3
+
+
+def test_ex1_limita_de_recompilari_atinsa_e_spusa(monkeypatch):
+    """Cu limita de recompilări coborâtă la 1, a doua rată nouă face ca Dynamo să renunțe și să
+    ruleze pasul eager: verificarea citește avertismentul lui Dynamo și o spune."""
+    from curs_compilare.inspectie import nume_limita_recompilari
+
+    monkeypatch.setattr(torch._dynamo.config, nume_limita_recompilari(), 1)
+
+    def rata_float_in_pas(model, pasi_totali):
+        opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(RATA_MAXIMA))
+        stare = {"t": 0}
+
+        @torch.compile
+        def pas_optimizare():
+            opt.param_groups[0]["lr"] = rata_la_pasul(stare["t"], pasi_totali)
+            opt.step()
+            stare["t"] += 1
+
+        return opt, pas_optimizare
+
+    _respins(cap06.exercitiul_1(rata_float_in_pas), "limita de recompilări", "eager", "a devenit un float")

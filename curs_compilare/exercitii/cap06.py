@@ -277,8 +277,8 @@ def _verifica_optimizatorul(optimizator, model: nn.Module) -> None:
             raise GresealaCursant(
                 f"Rata de învățare e un {type(rata).__name__} ({_valoare(rata)}), nu un tensor. Dynamo pune un float "
                 "în graf ca o constantă și îl păzește cu o gardă: la fiecare pas în care programul schimbă "
-                "rata, garda cade și pasul se recompilează (după 8 recompilări, Dynamo renunță și rulează "
-                "eager). Ține rata într-un tensor: `lr=torch.tensor(RATA_MAXIMA)`; planificatorul îi "
+                f"rata, garda cade și pasul se recompilează (după {cu_substantiv(_limita_recompilari(), 'recompilare', 'recompilări')}, "
+                "Dynamo renunță și rulează eager). Ține rata într-un tensor: `lr=torch.tensor(RATA_MAXIMA)`; planificatorul îi "
                 "schimbă atunci doar valoarea, pe loc."
             )
         if rata.numel() != 1:
@@ -381,11 +381,17 @@ def _diagnostic_rate_1(rate: list[tuple[int, float]], n: int) -> str:
     )
 
 
-def _mesaj_recompilare_1(pas: int, grafuri: int, optimizator) -> str:
+def _limita_recompilari() -> int:
+    from ..inspectie import nume_limita_recompilari
+
+    return int(getattr(torch._dynamo.config, nume_limita_recompilari()))
+
+
+def _mesaj_recompilare_1(pas: int, grafuri: int, optimizator, limita_atinsa: bool = False) -> str:
     rata = optimizator.param_groups[0].get("lr")
     if not isinstance(rata, torch.Tensor):
         cauza = (
-            f"rata din param_groups a devenit un {type(rata).__name__} ({_valoare(rata)}): un număr Python e o "
+            f"rata din param_groups a devenit un {type(rata).__name__} ({_valoare(rata)}). Un număr Python e o "
             "constantă în graf, păzită de o gardă, deci fiecare rată nouă cere un graf nou. Nu pune un "
             "float în `param_groups[…]['lr']`: schimbă valoarea tensorului pe loc (`lr.fill_(…)`) sau lasă "
             "un planificator (LambdaLR) să o facă."
@@ -397,10 +403,16 @@ def _mesaj_recompilare_1(pas: int, grafuri: int, optimizator) -> str:
             "crești). Ține tot ce se schimbă în tensori (rata în tensorul din param_groups, schimbat pe loc "
             "cu `fill_`) sau lasă un planificator (LambdaLR) să schimbe rata."
         )
+    if limita_atinsa:
+        return (
+            f"La pasul {pas}, Dynamo a atins limita de recompilări a lui `pas_optimizare` și a renunțat să-l "
+            "mai compileze: rulează eager (pe procesor, pasul eager al unui optimizator compilat poate chiar "
+            f"să cadă). Cauza: {cauza}"
+        )
     return (
-        f"`pas_optimizare` s-a recompilat la pasul {pas} (până acum {cu_substantiv(grafuri, 'graf', 'grafuri')} "
-        f"capturate): {cauza} Fiecare recompilare costă cât prima compilare, iar după 8 Dynamo renunță "
-        "și rulează pasul eager."
+        f"`pas_optimizare` s-a recompilat la pasul {pas} ({cu_substantiv(grafuri, 'graf capturat', 'grafuri capturate')} "
+        f"până acum). Cauza: {cauza} Fiecare recompilare costă cât prima compilare, iar după "
+        f"{cu_substantiv(_limita_recompilari(), 'recompilare', 'recompilări')} Dynamo renunță și rulează pasul eager."
     )
 
 
@@ -429,13 +441,15 @@ def _pasii_1(optimizator, pas_optimizare, model: nn.Module, n: int, generator: t
         grafuri_pas = _grafuri()
         jurnal = io.StringIO()
         limita = LIMITA_PRIMUL_PAS_1_S if t == 0 else LIMITA_PAS_1_S
-        with _fara_jurnale_torch(jurnal):
-            apeleaza(pas_optimizare, limita_s=limita, ce=f"`pas_optimizare()` la pasul {t}")
+        try:
+            with _fara_jurnale_torch(jurnal):
+                apeleaza(pas_optimizare, limita_s=limita, ce=f"`pas_optimizare()` la pasul {t}")
+        except GresealaCursant:
+            if _limita_atinsa(jurnal.getvalue()):
+                raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True)) from None
+            raise
         if _limita_atinsa(jurnal.getvalue()):
-            raise GresealaCursant(
-                f"La pasul {t}, Dynamo a atins limita de recompilări a pasului și a trecut pe eager: funcția ta "
-                "se recompilează la fiecare pas. " + _mesaj_recompilare_1(t, _grafuri() - grafuri_inainte, optimizator)
-            )
+            raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True))
         if t >= PASI_CU_COMPILARE_PERMISA and _grafuri() > grafuri_pas:
             raise GresealaCursant(_mesaj_recompilare_1(t, _grafuri() - grafuri_inainte, optimizator))
         for p in parametri:
