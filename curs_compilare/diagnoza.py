@@ -289,9 +289,10 @@ class RandTimpCompilare:
 
 
 def timpi_compilare(maxim: int = 12) -> list[RandTimpCompilare]:
-    """`torch._dynamo.utils.compile_times(repr="csv")`, ca rânduri sortate descrescător după
-    timpul total (cel mult `maxim`). Timpii se adună de la pornirea procesului (sau de la
-    ultimul `torch._dynamo.utils.reset_frame_count`/`compilation_time_metrics.clear()`)."""
+    """Datele lui `torch._dynamo.utils.compile_times()` (dicționarul `compilation_time_metrics`:
+    pentru fiecare etapă măsurată, durata fiecărui apel), ca rânduri sortate descrescător după
+    timpul total (cel mult `maxim`). Timpii se adună de la ultimul `torch._dynamo.reset()`, care
+    îi golește."""
     from torch._dynamo import utils
 
     randuri = []
