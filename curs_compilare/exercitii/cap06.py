@@ -45,6 +45,7 @@ from .baza import (
     Rezultat,
     apeleaza,
     compara_tensori,
+    explica_exceptie,
     generator_aleator,
     limita_timp,
     numar_precis,
@@ -982,11 +983,7 @@ def _ruleaza_modelul(model, x, ce, limita, cu_regiuni=False):
     except GresealaCursant:
         raise
     except Exception as eroare:
-        from .baza import explica_exceptie
-
-        raise GresealaCursant(
-            f"{_cu_majuscula(ce)} a ridicat o eroare: " + explica_exceptie(eroare, cine="Modelul compilat")
-        ) from None
+        raise GresealaCursant(explica_exceptie(eroare, cine=_cu_majuscula(ce))) from None
 
 
 def _verifica_un_model(compileaza_regional, model, intrari, eager, prima_data: bool) -> tuple[int, int]:
