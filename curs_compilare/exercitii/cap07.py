@@ -1021,10 +1021,14 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
             _goleste_dynamo()
         if schimbate:
             raise GresealaCursant(_mesaj_configuratie(schimbate))
+        real = (
+            "Inductor generează alte numere aleatoare decât eager (cu `torch._inductor.config.fallback_random = "
+            "True` le-ar genera pe aceleași)." if asteptat == "inductor" else
+            f"acolo, prima etapă care schimbă rezultatul e {_descrie_raspuns(asteptat)}."
+        )
         return (
             "Găsești prima etapă care schimbă rezultatul, cu toleranțele potrivite tipului de date, pe cazurile "
-            "construite și pe cel real: Inductor generează alte numere aleatoare decât eager (cu "
-            "`torch._inductor.config.fallback_random = True` le-ar genera pe aceleași)."
+            f"construite și pe cel real: {real}"
         )
 
     return verificare("Exercițiul 3", corp, limita_s=LIMITA_VERIFICARE_3_S)
