@@ -52,6 +52,7 @@ __all__ = [
     "chei_fara_prefix",
     "moduri_pentru_mediu",
     "functie_pentru_mod",
+    "constructor_pas_antrenare",
     "ComparatieModuri",
     "compara_moduri",
     "varf_memorie_mib",
@@ -84,7 +85,7 @@ def configuratie_regionala() -> ConfiguratieTransformer:
         nr_capete=dimensiune(gpu=4, cpu=2, rapid=2),
         nr_straturi=dimensiune(gpu=12, cpu=6, rapid=4),
         lungime=dimensiune(gpu=512, cpu=32, rapid=16),
-        marime_lot=dimensiune(gpu=16, cpu=4, rapid=2),
+        marime_lot=dimensiune(gpu=8, cpu=4, rapid=2),
     )
 
 
@@ -160,12 +161,14 @@ def optimizare_cu_rata_tensor(model: nn.Module, rata: float = 1e-3, compilat: bo
 @dataclass
 class Rulare:
     """O rulare de antrenare: pierderea la fiecare pas, durata primului pas (cu compilarea, la
-    o variantă compilată) și a celorlalți, împreună."""
+    o variantă compilată) și a celorlalți, împreună; din primul pas, separat, partea de înainte
+    și înapoi (`primul_inainte_inapoi_s`, fără pasul optimizatorului)."""
 
     nume: str
     pierderi: list[float]
     prima_s: float
     restul_s: float
+    primul_inainte_inapoi_s: float = 0.0
 
     @property
     def pe_pas_s(self) -> float:
@@ -210,12 +213,14 @@ def antreneaza(
                 optimizator.param_groups[0]["lr"] = valoare
         optimizator.zero_grad(set_to_none=True)
         pierdere_pas = calcul_pierdere(intrari, tinte)
+        (pierdere_pas if scalare is None else scalare.scale(pierdere_pas)).backward()
+        if t == 0:
+            sincronizeaza()
+            inainte_inapoi_s = time.perf_counter() - start
         if scalare is not None:
-            scalare.scale(pierdere_pas).backward()
             scalare.step(optimizator)
             scalare.update()
         else:
-            pierdere_pas.backward()
             pas_optimizator()
         pierderi.append(pierdere_pas.detach())
         if t == 0:
@@ -224,7 +229,7 @@ def antreneaza(
             start = time.perf_counter()
     sincronizeaza()
     restul_s = time.perf_counter() - start
-    return Rulare(nume, [float(p) for p in torch.stack(pierderi).float().cpu()], prima_s, restul_s)
+    return Rulare(nume, [float(p) for p in torch.stack(pierderi).float().cpu()], prima_s, restul_s, inainte_inapoi_s)
 
 
 def medii_pe_ferestre(pierderi: Sequence[float], fereastra: int) -> torch.Tensor:
@@ -246,13 +251,18 @@ def chei_fara_prefix(stare: Mapping[str, torch.Tensor], prefix: str = PREFIX_COM
 # ---------------------------------------------------------------------------------------------
 
 
-def moduri_pentru_mediu(ieftine_pe_cpu: bool = True) -> list[str]:
-    """Modurile comparate pe mașina ta. Pe un GPU: toate cinci. Pe procesor, unde grafurile
-    CUDA nu există (reduce-overhead și max-autotune ar fi doar modul implicit, compilat încă o
-    dată) și reglarea automată e scumpă: eager și default."""
-    if torch.cuda.is_available() or not ieftine_pe_cpu:
-        return list(MODURI)
-    return ["eager", "default"]
+def moduri_pentru_mediu(max_autotune: bool = False) -> list[str]:
+    """Modurile comparate pe mașina ta.
+
+    - Pe un GPU: eager, default, reduce-overhead și, doar cu `max_autotune=True`, cele două
+      moduri max-autotune: reglarea lor costă zeci de secunde pentru fiecare formă de produs de
+      matrice (pe un H200, minute întregi pe modelul capitolului).
+    - Pe procesor: eager și default. Grafurile CUDA nu există acolo (reduce-overhead ar fi doar
+      modul implicit, compilat încă o dată), iar reglarea automată e scumpă."""
+    if not torch.cuda.is_available():
+        return ["eager", "default"]
+    moduri = ["eager", "default", "reduce-overhead"]
+    return moduri + (["max-autotune", "max-autotune-no-cudagraphs"] if max_autotune else [])
 
 
 def functie_pentru_mod(functie: Callable, mod: str, nume: str = "") -> Callable:
@@ -261,6 +271,42 @@ def functie_pentru_mod(functie: Callable, mod: str, nume: str = "") -> Callable:
     if mod == "eager":
         return functie
     return torch.compile(invelis_nou(functie, f"{nume}_{mod}"), mode=None if mod == "default" else mod, dynamic=False)
+
+
+def constructor_pas_antrenare(
+    calcul_pierdere: Callable,
+    optimizator: torch.optim.Optimizer,
+    pas_optimizator: Callable,
+    intrari: torch.Tensor,
+    tinte: torch.Tensor,
+    compilate: Mapping[str, Callable] | None = None,
+) -> Callable[[str], Callable[[], None]]:
+    """`construieste(mod)` pentru `compara_moduri`: pasul complet de antrenare al modului,
+    același în toate modurile: `zero_grad(set_to_none=True)`, începutul unui pas nou pentru
+    grafurile CUDA (`torch.compiler.cudagraph_mark_step_begin()`; fără el, cu `reduce-overhead`,
+    gradienții, ieșiri ale grafului, ar fi suprascriși de pasul următor), pierderea compilată în
+    acel mod (`compilate[mod]`, dacă există, altfel `functie_pentru_mod`), `backward` și pasul
+    optimizatorului: `pas_optimizator` (compilat) la modurile compilate, `optimizator.step`
+    (eager) la eager."""
+    compilate = dict(compilate or {})
+
+    def construieste(mod: str) -> Callable[[], None]:
+        if mod == "eager":
+            calcul, pas_opt = calcul_pierdere, optimizator.step
+        else:
+            if mod not in compilate:
+                compilate[mod] = functie_pentru_mod(calcul_pierdere, mod, "antrenare")
+            calcul, pas_opt = compilate[mod], pas_optimizator
+
+        def pas():
+            optimizator.zero_grad(set_to_none=True)
+            torch.compiler.cudagraph_mark_step_begin()
+            calcul(intrari, tinte).backward()
+            pas_opt()
+
+        return pas
+
+    return construieste
 
 
 def varf_memorie_mib(apel: Callable) -> float | None:
@@ -317,7 +363,7 @@ class ComparatieModuri:
 
 
 def compara_moduri(
-    functie: Callable,
+    construieste: Callable[[str], Callable],
     *argumente,
     moduri: Sequence[str] | None = None,
     parte: str = "inferenta",
@@ -327,9 +373,11 @@ def compara_moduri(
     timp_minim_s: float = 0.3,
     inainte_de_compilare: Callable[[str], object] | None = None,
 ) -> ComparatieModuri:
-    """Compară modurile pe `functie(*argumente)` (un pas de antrenare sau o inferență).
+    """Compară modurile pe un calcul: `construieste(mod)` întoarce funcția modului (pentru
+    „eager”, cea necompilată), apelată cu `*argumente` (un pas de antrenare sau o inferență; de
+    exemplu `lambda mod: functie_pentru_mod(f, mod)`).
 
-    Pentru fiecare mod compilat: `functie_pentru_mod`, apoi primul apel cu `timp_compilare`
+    Pentru fiecare mod compilat: funcția construită, apoi primul apel cu `timp_compilare`
     (compilatorul încălzit, implicit cu un cache gol); un mod din `existente` (mod → (funcția
     compilată, primul ei apel)) e refolosit, fără încă o compilare. Apoi timpul pe pas al
     tuturor, cu `compara` (intercalat, în runde) și vârful memoriei la câte un apel.
@@ -344,14 +392,14 @@ def compara_moduri(
     functii, prima_s = {}, {}
     for mod in moduri:
         if mod == "eager":
-            functii[mod] = functie
+            functii[mod] = construieste(mod)
             continue
         if mod in existente:
             functii[mod], prima_s[mod] = existente[mod]
             continue
         if inainte_de_compilare is not None:
             inainte_de_compilare(mod)
-        functii[mod] = functie_pentru_mod(functie, mod, parte)
+        functii[mod] = construieste(mod)
         prima_s[mod] = timp_compilare(functii[mod], *argumente, pe_gpu=pe_gpu, fara_cache=fara_cache)
     pe_pas = compara(functii, *argumente, runde=runde, timp_minim_s=timp_minim_s, pe_gpu=pe_gpu)
     if "eager" in functii:

@@ -1,0 +1,119 @@
+"""Capitolul 06 (modelul întreg): structura notebook-ului și lucrurile care ar putea reveni
+(toate cele cinci moduri, exploratorul, exercițiile cu interfața fixată, capcana grafurilor CUDA
+la antrenare, max-autotune doar la cerere pe GPU, scriptul care folosește același cod)."""
+
+import re
+
+import nbformat
+
+from text_notebook import APELARE, FORMAT_INTERZIS, NOI, RADACINA, markdown, siruri_din_cod
+from text_notebook import surse as _celule
+
+CAPITOL = RADACINA / "notebooks" / "06_modelul_intreg.ipynb"
+CAPITOL_05 = RADACINA / "notebooks" / "05_reglare_automata_max_autotune.ipynb"
+SCRIPT = RADACINA / "benchmarks" / "capitolul06.py"
+MODUL = RADACINA / "curs_compilare" / "antrenare.py"
+
+
+def _cod() -> str:
+    return "\n".join(_celule(CAPITOL, "code"))
+
+
+def test_structura_ca_in_capitolele_anterioare():
+    cod = _celule(CAPITOL, "code")
+    text = markdown(CAPITOL)
+    assert cod[0] == _celule(CAPITOL_05, "code")[0], "celula de pregătire trebuie să fie identică"
+    assert "colab-badge.svg" in text and "notebooks/06_modelul_intreg.ipynb" in text
+    assert "**Ce vei face:**" in text and "## Ce ai învățat" in text
+    for numar in range(1, 7):
+        assert re.search(rf"^## {numar}\. ", text, re.MULTILINE), f"lipsește secțiunea {numar}"
+
+
+def test_fara_iesiri_in_notebook():
+    nb = nbformat.read(CAPITOL, as_version=4)
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+
+
+def test_toate_cele_cinci_moduri_apar():
+    text = markdown(CAPITOL)
+    for mod in ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"):
+        assert f"`{mod}`" in text, mod
+
+
+def test_max_autotune_doar_la_cerere_pe_gpu_cu_referinta():
+    cod = _cod()
+    assert 'os.environ.get("CURS_MAX_AUTOTUNE") == "1"' in cod
+    assert "moduri_pentru_mediu(max_autotune=MASOARA_MAX_AUTOTUNE)" in cod
+    assert 'afiseaza_referinta("06.moduri_antrenare_max")' in cod
+    assert "--max-autotune" in markdown(CAPITOL)
+
+
+def test_exploratorul_si_graficul_modurilor():
+    cod = _cod()
+    assert "exploreaza(" in cod and "Control(" in cod
+    assert "grafic_moduri(comparatii)" in cod
+    assert "plt.show()" not in cod
+
+
+def test_exercitiile_cu_interfata_fixata():
+    cod = _celule(CAPITOL, "code")
+    assert any("from curs_compilare.exercitii import cap06 as verificari" in c for c in cod)
+    for numar, functie in ((1, "pregateste_optimizarea(model, pasi_totali)"), (2, "alege_modul(masuratori, cereri, latenta_max_ms, memorie_max_mib)"),
+                           (3, "compileaza_regional(model)")):
+        celula = next(c for c in cod if f"verificari.exercitiul_{numar}(" in c and "raise NotImplementedError" in c)
+        assert f"def {functie}:" in celula
+    text = markdown(CAPITOL)
+    for numar in (1, 2, 3):
+        assert f"## Exercițiul {numar} — " in text
+
+
+def test_antrenarea_compilata_si_capcanele_ei():
+    cod = _cod()
+    sursa_modul = MODUL.read_text(encoding="utf-8")
+    assert "lr=torch.tensor(rata)" in sursa_modul  # rata într-un tensor
+    assert "cudagraph_mark_step_begin()" in sursa_modul and "zero_grad(set_to_none=True)" in sursa_modul
+    assert "chei_fara_prefix" in cod and PREFIX_IN_TEXT in markdown(CAPITOL)
+    assert "cache_gol()" in cod and "incalzeste_compilatorul()" in cod
+    assert "torch.testing.assert_close" in cod
+    assert "GradScaler" in cod
+
+
+PREFIX_IN_TEXT = "_orig_mod."
+
+
+def test_compilarea_regionala_cache_si_set_stance():
+    cod = _cod()
+    assert "compilare_regionala(" in cod
+    assert "save_cache_artifacts" in markdown(CAPITOL) and "primul_apel_in_proces_nou" in cod
+    assert 'set_stance("fail_on_recompile")' in cod and 'set_stance("eager_on_recompile")' in cod
+
+
+def test_servirea_cu_galeti_si_grafuri_numarate():
+    cod = _cod()
+    assert "galeti=True" in cod or "galeti=galeti" in cod
+    assert "dynamic=True" in cod and "numara_grafuri()" in cod
+    assert '"reduce-overhead, găleți"' in cod
+
+
+def test_concluziile_din_cifre_si_formatul_numerelor():
+    cod = _cod()
+    assert cod.count("concluzie_accelerare(") >= 4
+    for sir in siruri_din_cod(CAPITOL):
+        assert not FORMAT_INTERZIS.search(sir), sir
+
+
+def test_limba():
+    text = markdown(CAPITOL) + "\n".join(siruri_din_cod(CAPITOL))
+    assert not APELARE.search(text), APELARE.search(text)
+    assert not NOI.search(text), NOI.search(text)
+    assert " vs " not in text and "vs." not in text
+    for sedila in ("\u015f", "\u015e", "\u0163", "\u0162"):
+        assert sedila not in text
+
+
+def test_scriptul_foloseste_acelasi_cod_si_tintele():
+    sursa = SCRIPT.read_text(encoding="utf-8")
+    assert "from curs_compilare.antrenare import" in sursa
+    for tinta in ("≥ 1,5×", "≥ 2×", "≥ 3×", "≤ 5%", "≤ 25%"):
+        assert tinta in sursa
+    assert "--max-autotune" in sursa
