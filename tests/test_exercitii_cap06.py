@@ -533,12 +533,12 @@ def test_ex3_nescris_exceptie_si_bucla(monkeypatch):
     assert time.perf_counter() - inceput < 3
 
 
-def test_ex1_limita_de_recompilari_atinsa_e_spusa(monkeypatch):
+def test_ex1_limita_de_recompilari_atinsa_e_spusa():
     """Cu limita de recompilări coborâtă la 1, a doua rată nouă face ca Dynamo să renunțe și să
     ruleze pasul eager: verificarea citește avertismentul lui Dynamo și o spune."""
-    from curs_compilare.inspectie import nume_limita_recompilari
+    from curs_compilare.inspectie import limita_recompilari, nume_limita_recompilari
 
-    monkeypatch.setattr(torch._dynamo.config, nume_limita_recompilari(), 1)
+    veche = getattr(torch._dynamo.config, nume_limita_recompilari())
 
     def rata_float_in_pas(model, pasi_totali):
         opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(RATA_MAXIMA))
@@ -552,4 +552,36 @@ def test_ex1_limita_de_recompilari_atinsa_e_spusa(monkeypatch):
 
         return opt, pas_optimizare
 
-    _respins(cap06.exercitiul_1(rata_float_in_pas), "limita de recompilări", "eager", "a devenit un float")
+    # (nu monkeypatch.setattr: pe configurația lui Dynamo, refacerea ei șterge opțiunea)
+    with limita_recompilari(1):
+        _respins(cap06.exercitiul_1(rata_float_in_pas), "limita de recompilări", "eager", "a devenit un float")
+    assert getattr(torch._dynamo.config, nume_limita_recompilari()) == veche
+
+
+def test_ex1_fullgraph_cu_planificator_si_zero_grad_sunt_explicate():
+    def cu_fullgraph(model, pasi_totali):
+        opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(RATA_MAXIMA))
+        planificator = LambdaLR(opt, lambda t: rata_la_pasul(t, pasi_totali) / RATA_MAXIMA)
+
+        @torch.compile(fullgraph=True)
+        def pas_optimizare():
+            opt.step()
+            planificator.step()
+
+        return opt, pas_optimizare
+
+    _respins(cap06.exercitiul_1(cu_fullgraph), "fullgraph=True", "pasul 0", absente=("Traceback",))
+
+    def cu_zero_grad(model, pasi_totali):
+        opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(RATA_MAXIMA))
+        planificator = LambdaLR(opt, lambda t: rata_la_pasul(t, pasi_totali) / RATA_MAXIMA)
+
+        @torch.compile
+        def pas_optimizare():
+            opt.zero_grad()
+            opt.step()
+            planificator.step()
+
+        return opt, pas_optimizare
+
+    _respins(cap06.exercitiul_1(cu_zero_grad), "nu s-au schimbat deloc", "zero_grad()")

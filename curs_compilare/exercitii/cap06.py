@@ -358,7 +358,8 @@ def _greseala_numita_1(rate: list[tuple[int, float]], n: int) -> str | None:
     if all(r == 0 for _, r in rate):
         return (
             "Parametrii modelului nu s-au schimbat deloc: `pas_optimizare` nu face pasul optimizatorului "
-            "(cheamă `optimizator.step()` în ea)."
+            "(cheamă `optimizator.step()` în ea) sau șterge gradienții înaintea lui (`zero_grad()`): pasul "
+            "folosește gradienții curenți, așa cum i-a lăsat `backward()` (aici, puși de verificare)."
         )
     for program, explicatie in _PROGRAME_GRESITE_1:
         # toleranță mai largă: la rate foarte mici, weight decay-ul (rata · 0,01) se pierde în rotunjirea
@@ -445,9 +446,22 @@ def _pasii_1(optimizator, pas_optimizare, model: nn.Module, n: int, generator: t
         try:
             with _fara_jurnale_torch(jurnal):
                 apeleaza(pas_optimizare, limita_s=limita, ce=f"`pas_optimizare()` la pasul {t}")
-        except GresealaCursant:
+        except GresealaCursant as greseala:
             if _limita_atinsa(jurnal.getvalue()):
                 raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True)) from None
+            if "a ridicat Unsupported" in str(greseala):
+                planificator = (
+                    " Aici, planificatorul învelește `optimizator.step()` într-o funcție pe care Dynamo n-o "
+                    "urmărește (în lr_scheduler.py), deci graful se întrerupe acolo; pasul optimizatorului se "
+                    "compilează oricum, în graful lui. Scoate `fullgraph=True` sau schimbă rata fără "
+                    "planificator (`fill_` pe tensorul ratei)."
+                    if "lr_scheduler" in str(greseala) else " Scoate `fullgraph=True`."
+                )
+                raise GresealaCursant(
+                    f"La pasul {t}, Dynamo n-a putut urmări `pas_optimizare` într-un singur graf, iar cu "
+                    f"`fullgraph=True` o întrerupere a grafului e o eroare.{planificator} Mesajul lui Dynamo: "
+                    f"{str(greseala).split(': ', 1)[-1][:240]}"
+                ) from None
             raise
         if _limita_atinsa(jurnal.getvalue()):
             raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True))
