@@ -481,6 +481,26 @@ def test_3_lista_fixa_si_fara_reset():
     _respins(cap07.exercitiul_3(_cu_comparatie(_close, reset=False)), "torch._dynamo.reset()", "recompile_limit")
 
 
+def test_3_unealta_cursului_ca_scurtatura():
+    from curs_compilare import diagnoza
+
+    def cu_unealta(functie, intrari, etape=cap07.ETAPE):
+        for etapa in diagnoza.compara_etape(functie, intrari, etape=etape):
+            if not etapa.la_fel:
+                return etapa.etapa
+        return None
+
+    def cu_unealta_prinsa(functie, intrari, etape=cap07.ETAPE):
+        try:
+            return cu_unealta(functie, intrari, etape)
+        except Exception:
+            return etapa_care_schimba(functie, intrari, etape)
+
+    _respins(cap07.exercitiul_3(cu_unealta), "compara_etape", "scrii tu bucla")
+    _respins(cap07.exercitiul_3(cu_unealta_prinsa), "compara_etape")
+    assert diagnoza.compara_etape.__name__ == "compara_etape"  # unealta pusă la loc
+
+
 def test_3_tolerante_fixe_de_float32(monkeypatch):
     def fixe(a, b):
         return torch.allclose(a, b, rtol=1.3e-6, atol=1e-5)

@@ -965,6 +965,34 @@ def _diagnostic_3(descriere, etape, asteptat, raspuns, separa) -> str:
     return baza
 
 
+_MESAJ_SCURTATURA_3 = (
+    "Ai folosit `diagnoza.compara_etape`, unealta cursului care face chiar bisecția cerută. Exercițiul îți "
+    "cere să scrii tu bucla: compilezi cu fiecare etapă, rulezi și compari cu referința eager."
+)
+
+
+@contextlib.contextmanager
+def _fara_compara_etape():
+    """Cât rulează codul cursantului, `diagnoza.compara_etape` (răspunsul gata făcut) e înlocuită cu o
+    funcție care notează folosirea ei; lista întoarsă nu e goală dacă a fost chemată."""
+    from .. import diagnoza
+
+    originala = diagnoza.compara_etape
+    folosita: list[bool] = []
+
+    def interzisa(*argumente, **numite):
+        folosita.append(True)
+        raise GresealaCursant(_MESAJ_SCURTATURA_3)
+
+    diagnoza.compara_etape = interzisa
+    try:
+        yield folosita
+    finally:
+        diagnoza.compara_etape = originala
+    if folosita:
+        raise GresealaCursant(_MESAJ_SCURTATURA_3)
+
+
 def exercitiul_3(etapa_care_schimba) -> Rezultat:
     """Verifică `etapa_care_schimba(functie, intrari, etape=ETAPE)` pe cinci cazuri construite (cu
     backend-uri înregistrate de verificare, care strică rezultatul la etape alese la întâmplare, cu
@@ -992,7 +1020,7 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
                 forma = (rng.randint(2, 9), rng.randint(2, 9))
                 intrari = (torch.randn(forma, generator=generator, dtype=tip),
                            torch.randn(forma, generator=generator, dtype=tip))
-                with _urmareste_torch_compile():
+                with _urmareste_torch_compile(), _fara_compara_etape():
                     raspuns = _ruleaza(etapa_care_schimba, _functie_sintetica, intrari, etape=etape,
                                        ce=f"funcția ta (pe cazul „{descriere}”)", limita_s=LIMITA_APEL_3_S)
                 if raspuns is not None and not isinstance(raspuns, str):
@@ -1006,8 +1034,9 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
             # verificarea, rulând ea etapele (pe torch 2.11 și 2.14, pe procesor și pe GPU: „inductor”).
             x = torch.randn(rng.randint(64, 512), generator=generator).to(_dispozitiv())
             asteptat = _prima_etapa_diferita(_functie_aleatoare, (x,), ETAPE)
-            raspuns = _ruleaza(etapa_care_schimba, _functie_aleatoare, (x,),
-                               ce="funcția ta (pe cazul real, cu numere aleatoare)", limita_s=LIMITA_APEL_3_S)
+            with _fara_compara_etape():
+                raspuns = _ruleaza(etapa_care_schimba, _functie_aleatoare, (x,),
+                                   ce="funcția ta (pe cazul real, cu numere aleatoare)", limita_s=LIMITA_APEL_3_S)
             if raspuns != asteptat:
                 raise GresealaCursant(
                     f"Pe cazul real (o funcție cu `torch.rand_like`, cu sămânța fixată) ai întors "
