@@ -18,6 +18,7 @@ setată, cifrele se înregistrează cu aceleași chei ca în notebook.
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 import tempfile
 import time
@@ -91,11 +92,18 @@ def main(argv=None) -> int:
     model = ReteaTransformer(configuratie).to(dispozitiv)
     date = DateCiclu(configuratie, dispozitiv)
     intrari, tinte = date.lot()
+    model_eager = copy.deepcopy(model)
+    optimizator_eager, pas_eager = optimizare_cu_rata_tensor(model_eager, 3e-4, compilat=False)
     optimizator, pas_optimizator = optimizare_cu_rata_tensor(model, 3e-4)
+    calcul_eager = cu_precizie(lambda x, y: pierdere(model_eager, x, y), precizie, dispozitiv.type)
     calcul = cu_precizie(lambda x, y: pierdere(model, x, y), precizie, dispozitiv.type)
     calcul(intrari, tinte).backward()
     pas_optimizator()  # compilează pasul optimizatorului o dată, înaintea măsurătorilor (în notebook: antrenarea)
-    antrenare = compara_moduri(constructor_pas_antrenare(calcul, optimizator, pas_optimizator, intrari, tinte),
+    # eager: modelul și optimizatorul lui (ca în notebook); compilat: optimizatorul compilat, pe care Dynamo
+    # l-a trecut în modul „capturable”, nu se mai folosește eager
+    pasi_eager = constructor_pas_antrenare(calcul_eager, optimizator_eager, pas_eager, intrari, tinte)
+    pasi_compilati = constructor_pas_antrenare(calcul, optimizator, pas_optimizator, intrari, tinte)
+    antrenare = compara_moduri(lambda mod: pasi_eager(mod) if mod == "eager" else pasi_compilati(mod),
                                moduri=moduri, parte="antrenare", runde=argumente.runde, timp_minim_s=1.0)
     afiseaza_moduri("ANTRENARE", antrenare)
     inregistreaza_moduri(antrenare, "antrenare", "antrenare")

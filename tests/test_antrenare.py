@@ -149,3 +149,19 @@ def test_moduri_pe_cpu():
         assert antrenare.moduri_pentru_mediu(max_autotune=True) == ["eager", "default"]
     else:
         assert antrenare.moduri_pentru_mediu(max_autotune=True) == list(antrenare.MODURI)
+
+
+def test_constructorul_pasului_de_antrenare():
+    torch.manual_seed(0)
+    model = ReteaTransformer(MIC)
+    date = DateCiclu(MIC)
+    x, y = date.lot()
+    optimizator, pas_opt = optimizare_cu_rata_tensor(model, 1e-3, compilat=False)
+    calcul = lambda a, b: pierdere(model, a, b)  # noqa: E731
+    compilat = torch.compile(antrenare.invelis_nou(calcul, "constructor"), backend="eager")
+    construieste = antrenare.constructor_pas_antrenare(calcul, optimizator, pas_opt, x, y, compilate={"default": compilat})
+    inainte = [p.detach().clone() for p in model.parameters()]
+    construieste("eager")()
+    construieste("default")()
+    assert all(not torch.equal(a, p) for a, p in zip(inainte, model.parameters()))
+    assert optimizator.state[next(model.parameters())]["step"].item() == 2
