@@ -39,7 +39,7 @@ from typing import Callable, Sequence
 
 import matplotlib
 
-if __name__ == "__main__":  # din linia de comandă nu avem nevoie de fereastră
+if __name__ == "__main__":  # din linia de comandă nu e nevoie de fereastră
     matplotlib.use("Agg")
 
 import torch
@@ -490,7 +490,7 @@ HARTA_DIAGNOZEI: tuple[PasHarta, ...] = (
     PasHarta(
         "Codul meu nu intră în graf",
         "@torch.library.custom_op(...) + register_fake / triton_op + wrap_triton",
-        "o operație opacă, cu formă cunoscută: 0 întreruperi cu fullgraph=True",
+        "o operație cu nume și formă cunoscută, un singur nod: nicio întrerupere cu fullgraph=True",
     ),
 )
 

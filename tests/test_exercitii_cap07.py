@@ -477,7 +477,7 @@ def test_3_aproape_corecte():
 
 
 def test_3_lista_fixa_si_fara_reset():
-    _respins(cap07.exercitiul_3(_cu_comparatie(_close, fixa=True)), "niciuna din etapele primite")
+    _respins(cap07.exercitiul_3(_cu_comparatie(_close, fixa=True)), "niciuna dintre etapele primite")
     _respins(cap07.exercitiul_3(_cu_comparatie(_close, reset=False)), "torch._dynamo.reset()", "recompile_limit")
 
 

@@ -724,11 +724,12 @@ def bucla_lenta(w: torch.Tensor, x: torch.Tensor, tinta: torch.Tensor, pasi: int
 
     De ce e lentă: pasul compilat (`_pas_cu_intreruperi`) citește două valori cu `.item()`: norma
     gradientului, ca să decidă în Python dacă îl taie, și pierderea, ca s-o pună într-o listă Python.
-    Fiecare `.item()` întrerupe graful (Dynamo îl împarte în trei bucăți, fiecare cu gărzile ei,
-    la fiecare pas) și oprește ospătarul până termină GPU-ul (o sincronizare): lansările nu se mai
-    pot suprapune cu calculul. Pe pași atât de mici, costul fix al celor trei grafuri și al celor
-    două sincronizări mănâncă tot câștigul fuziunii: în urma profiler-ului vezi, la fiecare pas,
-    trei regiuni „Torch-Compiled Region” despărțite de așteptări.
+    Fiecare `.item()` întrerupe graful (Dynamo împarte pasul în bucăți, fiecare cu gărzile ei)
+    și oprește ospătarul până termină GPU-ul (o sincronizare): lansările nu se mai pot suprapune
+    cu calculul. După al doilea `.item()` nu mai rămâne niciun calcul pe tensori, deci nici graf:
+    în urma profiler-ului vezi, la fiecare pas, două regiuni „Torch-Compiled Region” despărțite
+    de Python eager și de așteptări. Pe pași atât de mici, costul fix al celor două grafuri și
+    al celor două sincronizări mănâncă tot câștigul fuziunii.
 
     Exercițiul 4: scrie `bucla_reparata(w, x, tinta, pasi)` cu același rezultat (tăierea
     gradientului cu `torch.where` sau `torch.clamp`, pierderile păstrate ca tensori și puse
@@ -929,7 +930,7 @@ def _diagnostic_3(descriere, etape, asteptat, raspuns, separa) -> str:
     baza = f"În cazul „{descriere}” (etapele {', '.join(etape)}), ai întors {_descrie_raspuns(raspuns)}, dar "
     baza += "nicio etapă nu schimbă rezultatul (trebuia None)." if asteptat is None else f"prima etapă care schimbă rezultatul e „{asteptat}”."
     if raspuns is not None and raspuns not in etape:
-        return baza + " Răspunsul tău nu e nici măcar una din etapele primite: folosește lista `etape`, nu una scrisă de tine."
+        return baza + " Răspunsul tău nu e nici măcar una dintre etapele primite: folosește lista `etape`, nu una scrisă de tine."
     cerute = set(_backenduri_cerute)
     necompilate = [e for e in etape if e in _compilari_etape and e in cerute and not _compilari_etape[e]]
     if necompilate:
@@ -941,7 +942,7 @@ def _diagnostic_3(descriere, etape, asteptat, raspuns, separa) -> str:
         )
     if not any(_compilari_etape.get(e) for e in etape):
         return baza + (
-            " N-ai compilat funcția cu niciuna din etapele primite: folosește lista `etape` (argumentul), nu "
+            " N-ai compilat funcția cu niciuna dintre etapele primite: folosește lista `etape` (argumentul), nu "
             "una scrisă de tine, și compilează cu `torch.compile(functie, backend=etapa)`."
         )
     if raspuns is not None and (asteptat is None or etape.index(raspuns) < etape.index(asteptat)):
@@ -1135,7 +1136,7 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
                 raise GresealaCursant(
                     f"Rezultatul e corect, dar graful se întrerupe în buclă ({categorie_intrerupere(motiv)}; "
                     f"Dynamo: „{motiv_scurt(motiv)}”). Fiecare întrerupere costă, la fiecare pas, încă un graf cu "
-                    "gărzile lui, iar `.item()` și o sincronizare cu GPU-ul. Taie gradientul cu `torch.where` și "
+                    "gărzile lui, iar `.item()` adaugă și o sincronizare cu GPU-ul. Taie gradientul cu `torch.where` și "
                     "păstrează pierderile ca tensori."
                 )
             if not grafuri:
@@ -1168,8 +1169,8 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
                 raise GresealaCursant("La al doilea apel, graful buclei tale s-a întrerupt.")
             # 3. Pe GPU: viteza.
             mesaj_viteza = (
-                " Viteza se verifică doar pe GPU: pe un procesor nu există lansări de kernel-uri și sincronizări "
-                "cu GPU-ul, deci nu se vede costul întreruperilor. Pe un H200, bucla ta trebuie să fie de cel "
+                " Viteza se verifică doar pe GPU: pe un procesor nu există lansări asincrone de kernel-uri și nici "
+                "sincronizări cu GPU-ul, deci nu se vede costul întreruperilor. Pe un H200, bucla ta trebuie să fie de cel "
                 f"puțin {cu_unitate(ACCELERARE_MINIMA_4, '×')} mai rapidă decât eager."
             )
             if pe_gpu:
