@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     model.eval()
     logituri = cu_precizie(torch.no_grad()(model), precizie, dispozitiv.type)
     x = intrari[:lot, :lungime].contiguous()
-    inferenta = compara_moduri(lambda mod: functie_pentru_mod(logituri, mod, "inferenta"), x,
+    inferenta = compara_moduri(lambda mod: functie_pentru_mod(logituri, mod, "inferenta", pas_nou=True), x,
                                moduri=moduri, parte="inferenta", runde=argumente.runde, timp_minim_s=1.0)
     afiseaza_moduri("INFERENȚĂ", inferenta)
     inregistreaza_moduri(inferenta, "inferenta", "inferență")

@@ -36,6 +36,11 @@ _SCRIPT = textwrap.dedent(
     """
     import json, sys, time
     import torch
+    # Importurile compilatorului: o taxă fixă a oricărui proces, plătită aici, în afara timpilor
+    # (altfel procesul rece ar plăti-o în primul pas, iar cel cu artefacte, în încărcarea lor).
+    import torch._dynamo
+    import torch._inductor.codecache
+    import torch._inductor.compile_fx
     from curs_compilare.modele import ConfiguratieTransformer, ReteaTransformer, lot_aleator, pierdere
 
     cerere = json.loads(sys.argv[1])
