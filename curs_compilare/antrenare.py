@@ -84,14 +84,15 @@ def configuratie_regionala() -> ConfiguratieTransformer:
     fiecare regiune compilată își plătește pe procesor gărzile și învelișul (la trecerea înainte
     și la cea înapoi), iar pe un pas limitat de procesor costul acesta s-ar vedea în timpul pe
     pas. Pe un H200, cu straturi de 256 și lotul 8 × 512, pasul regional a ieșit cu 43% mai lung
-    decât al modelului compilat întreg. Pe un GPU cu mai puțin de 40 GiB, lotul are 4 secvențe."""
-    lot_gpu = 16
+    decât al modelului compilat întreg. Pe un GPU cu mai puțin de 40 GiB (un T4), straturile au
+    1 024 și lotul 4 secvențe: trei copii ale modelului, cu gradienții lor, trebuie să încapă."""
+    lot_gpu, latime_gpu = 16, 2048
     if torch.cuda.is_available() and torch.cuda.get_device_properties(0).total_memory < 40 * 2**30:
-        lot_gpu = 4
+        lot_gpu, latime_gpu = 4, 1024
     return ConfiguratieTransformer(
         vocabular=dimensiune(gpu=8192, cpu=512, rapid=256),
-        dim_model=dimensiune(gpu=2048, cpu=64, rapid=32),
-        nr_capete=dimensiune(gpu=16, cpu=2, rapid=2),
+        dim_model=dimensiune(gpu=latime_gpu, cpu=64, rapid=32),
+        nr_capete=dimensiune(gpu=latime_gpu // 128, cpu=2, rapid=2),
         nr_straturi=dimensiune(gpu=12, cpu=6, rapid=4),
         lungime=dimensiune(gpu=1024, cpu=32, rapid=16),
         marime_lot=dimensiune(gpu=lot_gpu, cpu=4, rapid=2),

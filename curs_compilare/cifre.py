@@ -115,6 +115,8 @@ def cu_unitate(valoare: float, unitate: str, zecimale: int | None = None) -> str
     text = format_numar(valoare, zecimale)
     if unitate in ("×", "%"):
         return f"{text}{unitate}"
+    if float(valoare) == 1 and unitate in SINGULARE:  # „1 kernel”, nu „1 kernel-uri”
+        return f"{text} {SINGULARE[unitate]}"
     cuvant = unitate in SUBSTANTIVE_NUMARATE or (len(unitate) > 3 and unitate.replace("-", "").isalpha() and unitate.islower())
     if cuvant and are_nevoie_de_de(float(text.replace(" ", "").replace(",", "."))):
         return f"{text} de {unitate}"
@@ -176,6 +178,16 @@ SUBSTANTIVE_NUMARATE = (
     "programe", "blocuri", "configurații", "variante", "loturi", "noduri", "întreruperi", "gărzi",
     "ori", "pași", "iterații", "tokeni", "parametri", "lansări", "valori", "rânduri", "coloane",
 )
+
+#: Singularul unităților numărate, pentru valoarea 1.
+SINGULARE = {
+    "kernel-uri": "kernel", "apeluri": "apel", "rulări": "rulare", "operații": "operație", "straturi": "strat",
+    "grafuri": "graf", "recompilări": "recompilare", "runde": "rundă", "exemple": "exemplu", "elemente": "element",
+    "secunde": "secundă", "minute": "minut", "programe": "program", "blocuri": "bloc", "configurații": "configurație",
+    "variante": "variantă", "loturi": "lot", "noduri": "nod", "întreruperi": "întrerupere", "gărzi": "gardă",
+    "pași": "pas", "iterații": "iterație", "parametri": "parametru", "lansări": "lansare", "valori": "valoare",
+    "rânduri": "rând", "coloane": "coloană", "jetoane": "jeton",
+}
 
 _UNITATI = r"(?:×|%|ns|µs|ms|s|min|[kMGTP]?B/s|[KMGT]iB|[kMGTP]?B|[kMGTP]?FLOP/s|[kMGTP]?FLOP|GHz|W)(?![\w/])"
 _TIPARE_FORMAT = (

@@ -172,3 +172,12 @@ def test_procentele_mici_nu_devin_zero():
     assert cifre.format_procent(0.000117) == "0,012%"
     assert cifre.format_procent(0.0047) == "0,47%"
     assert cifre.format_procent(0) == "0%"
+
+
+def test_cu_unitate_la_singular_pentru_unu():
+    assert cifre.cu_unitate(1, "kernel-uri") == "1 kernel"
+    assert cifre.cu_unitate(1.0, "apeluri") == "1 apel"
+    assert cifre.cu_unitate(2, "kernel-uri") == "2 kernel-uri"
+    assert cifre.cu_unitate(1.5, "pași") == "1,5 pași"
+    assert cifre.cu_unitate(1, "ms") == "1 ms"
+    assert set(cifre.SINGULARE) <= set(cifre.SUBSTANTIVE_NUMARATE) | {"jetoane"}
