@@ -2,8 +2,8 @@
 
 - **Date învățabile** (`DateCiclu`): secvențe care urmează un ciclu ascuns prin tot vocabularul
   (după jetonul `a` vine mereu același jeton); un model care învață regula coboară pierderea de
-  la ln(vocabular) spre zero în câteva sute de pași. Cu jetoane pur aleatoare n-ar avea ce
-  învăța.
+  la ln(vocabular) spre zero; în câteva sute de pași ajunge mult sub ln(vocabular). Cu jetoane
+  pur aleatoare n-ar avea ce învăța.
 - **Antrenarea scurtă** (`antreneaza`): pierderea compilată (sau eager), pasul optimizatorului
   compilat, cu rata de învățare ținută într-un tensor (`optimizare_cu_rata_tensor`), ca un
   program al ratei să nu recompileze; precizia mașinii (bfloat16, float16 cu `GradScaler`,
@@ -155,10 +155,12 @@ def optimizare_cu_rata_tensor(model: nn.Module, rata: float = 1e-3, compilat: bo
     (`lr=torch.tensor(rata)`), și `pas()`: un pas al optimizatorului, compilat cu
     `torch.compile` (dacă `compilat`). Întoarce `(optimizator, pas)`.
 
-    De ce un tensor: o rată dată ca număr Python e, pentru Dynamo, o constantă a grafului; un
-    program care o schimbă la fiecare pas ar recompila la fiecare pas. Un tensor e o intrare a
-    grafului: îi schimbi valoarea pe loc (`optimizator.param_groups[0]["lr"].fill_(r)`, sau cu
-    un planificator, de exemplu `LambdaLR`) și graful rămâne același."""
+    De ce un tensor: o rată dată ca număr Python e, pentru Dynamo, o constantă a grafului,
+    păzită de o gardă; prima valoare nouă recompilează (în versiunile recente, a doua compilare
+    face numărul simbolic; cu `specialize_float=True`, fiecare valoare nouă ar recompila). Un
+    tensor e o intrare a grafului, din prima: îi schimbi valoarea pe loc
+    (`optimizator.param_groups[0]["lr"].fill_(r)`, sau cu un planificator, de exemplu
+    `LambdaLR`) și graful rămâne același."""
     optimizator = torch.optim.AdamW(model.parameters(), lr=torch.tensor(rata))
 
     def pas_optimizator():

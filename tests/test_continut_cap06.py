@@ -117,3 +117,20 @@ def test_scriptul_foloseste_acelasi_cod_si_tintele():
     for tinta in ("≥ 1,5×", "≥ 2×", "≥ 3×", "≤ 5%", "≤ 25%"):
         assert tinta in sursa
     assert "--max-autotune" in sursa
+
+
+def test_revizie_afirmatii_corectate():
+    """Afirmații corectate la revizie, care nu trebuie să revină: fereastra mediilor e o zecime
+    din pași (nu zece pași), TF32 nu e implicit pentru produsele de matrice în float32, o rată
+    float nu recompilează la fiecare pas în versiunile recente, amortizarea pe acest model cere
+    mii de pași, max_memory_allocated poate să nu vadă pool-ul grafurilor CUDA."""
+    text = markdown(CAPITOL)
+    assert "medii de câte zece pași" not in text
+    assert "cum rulează float32 pe un GPU modern" not in text and "PyTorch nu-l pornește implicit" in text
+    assert "o recompilare (capitolul 02) la fiecare pas" not in text
+    assert "câțiva sau câteva sute de pași" not in text
+    assert "memory_reserved" in text
+    assert "una lângă alta" not in text and "fiecare din ei" not in text
+    assert "recompilări fără găleți" not in _cod()
+    modul = MODUL.read_text(encoding="utf-8")
+    assert "ar recompila la fiecare pas" not in modul

@@ -277,9 +277,11 @@ def _verifica_optimizatorul(optimizator, model: nn.Module) -> None:
         if not isinstance(rata, torch.Tensor):
             raise GresealaCursant(
                 f"Rata de învățare e un {type(rata).__name__} ({_valoare(rata)}), nu un tensor. Dynamo pune un float "
-                "în graf ca o constantă și îl păzește cu o gardă: la fiecare pas în care programul schimbă "
-                f"rata, garda cade și pasul se recompilează (după {cu_substantiv(_limita_recompilari(), 'recompilare', 'recompilări')}, "
-                "Dynamo renunță și rulează eager). Ține rata într-un tensor: `lr=torch.tensor(RATA_MAXIMA)`; planificatorul îi "
+                "în graf ca o constantă și îl păzește cu o gardă: când programul schimbă rata, garda cade și "
+                "pasul se recompilează (în versiunile recente, a doua compilare face numărul simbolic; în cele "
+                "vechi, fiecare rată nouă e o recompilare, iar după "
+                f"{cu_substantiv(_limita_recompilari(), 'recompilare', 'recompilări')} Dynamo renunță și rulează eager). "
+                "Ține rata într-un tensor: `lr=torch.tensor(RATA_MAXIMA)`; planificatorul îi "
                 "schimbă atunci doar valoarea, pe loc."
             )
         if rata.numel() != 1:
@@ -394,7 +396,7 @@ def _mesaj_recompilare_1(pas: int, grafuri: int, optimizator, limita_atinsa: boo
     if not isinstance(rata, torch.Tensor):
         cauza = (
             f"rata din param_groups a devenit un {type(rata).__name__} ({_valoare(rata)}). Un număr Python e o "
-            "constantă în graf, păzită de o gardă, deci fiecare rată nouă cere un graf nou. Nu pune un "
+            "constantă în graf, păzită de o gardă, deci o rată nouă face garda să cadă și cere un graf nou. Nu pune un "
             "float în `param_groups[…]['lr']`: schimbă valoarea tensorului pe loc (`lr.fill_(…)`) sau lasă "
             "un planificator (LambdaLR) să o facă."
         )
@@ -409,7 +411,7 @@ def _mesaj_recompilare_1(pas: int, grafuri: int, optimizator, limita_atinsa: boo
         return (
             f"La pasul {pas}, Dynamo a atins limita de recompilări a lui `pas_optimizare` și a renunțat să-l "
             "mai compileze: rulează eager (pe procesor, pasul eager al unui optimizator compilat poate chiar "
-            f"să cadă). Cauza: {cauza}"
+            f"să eșueze). Cauza: {cauza}"
         )
     return (
         f"`pas_optimizare` s-a recompilat la pasul {pas} ({cu_substantiv(grafuri, 'graf capturat', 'grafuri capturate')} "
