@@ -267,8 +267,8 @@ def moduri_pentru_mediu(max_autotune: bool = False) -> list[str]:
     """Modurile comparate pe mașina ta.
 
     - Pe un GPU: eager, default, reduce-overhead și, doar cu `max_autotune=True`, cele două
-      moduri max-autotune: reglarea lor costă zeci de secunde pentru fiecare formă de produs de
-      matrice (pe un H200, minute întregi pe modelul capitolului).
+      moduri max-autotune: reglarea lor costă secunde sau zeci de secunde pentru fiecare formă de
+      produs de matrice (pe un H200, minute întregi pe modelul capitolului).
     - Pe procesor: eager și default. Grafurile CUDA nu există acolo (reduce-overhead ar fi doar
       modul implicit, compilat încă o dată), iar reglarea automată e scumpă."""
     if not torch.cuda.is_available():
