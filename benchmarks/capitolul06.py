@@ -8,7 +8,7 @@ Pentru fiecare țintă tipărește valoarea, ținta și dacă e atinsă:
 - pornirea caldă dintr-un proces nou, cu artefactele mega-cache încărcate, ≤ 25% din cea rece.
 
     python benchmarks/capitolul06.py                  # eager, default, reduce-overhead
-    python benchmarks/capitolul06.py --max-autotune   # și cele două moduri max-autotune (pe un H200, ~10 minute în plus)
+    python benchmarks/capitolul06.py --max-autotune   # și cele două moduri max-autotune (pe un H200, multe minute în plus)
 
 Țintele sunt pentru un GPU (H200, bfloat16); pe procesor, scriptul rulează cu configurația mică a
 cursului, iar cifrele nu se compară cu țintele. Cu variabila de mediu a lui `cifre.inregistreaza`
