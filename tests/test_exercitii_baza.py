@@ -268,3 +268,23 @@ def test_limita_pune_la_loc_configuratia_dynamo():
 
     r = _mesaj(lambda: baza.apeleaza(schimba_si_blocheaza, limita_s=0.2))
     assert not r and torch._dynamo.config.assume_static_by_default is True
+
+
+def test_goleste_dynamo_si_fara_jurnale_torch():
+    import io
+    import sys
+
+    from curs_compilare.exercitii import baza
+
+    f = torch.compile(lambda x: x + 1, backend="eager")
+    f(torch.ones(2))
+    assert torch._dynamo.utils.counters["frames"]["ok"] > 0
+    baza.goleste_dynamo()
+    assert not torch._dynamo.utils.counters["frames"]
+    tampon = io.StringIO()
+    with baza.fara_jurnale_torch(tampon):
+        import warnings
+
+        warnings.warn("ascuns")
+        sys.stderr.write("jurnal\n")
+    assert "jurnal" in tampon.getvalue()

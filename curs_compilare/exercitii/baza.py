@@ -51,10 +51,37 @@ __all__ = [
     "limita_timp",
     "numar_precis",
     "verificare",
+    "fara_jurnale_torch",
+    "goleste_dynamo",
     "NESCRIS",
     "LIMITA_APEL_S",
     "LIMITA_VERIFICARE_S",
 ]
+
+@contextlib.contextmanager
+def fara_jurnale_torch(tampon=None):
+    """Ascunde ce scrie PyTorch pe stderr cât compilează codul cursantului (avertismente, jurnale cu
+    traceback-uri interne): verificarea spune ea, în română, ce s-a întâmplat. Textul ajunge în
+    `tampon` (un `io.StringIO`), dacă e dat, ca verificarea să-l poată citi."""
+    import io
+    import warnings
+
+    from ..inspectie import _stderr_torch_catre
+
+    with warnings.catch_warnings(), _stderr_torch_catre(tampon if tampon is not None else io.StringIO()):
+        warnings.simplefilter("ignore")
+        yield
+
+
+def goleste_dynamo() -> None:
+    """Dynamo de la zero: compilările uitate, contoarele (`torch._dynamo.utils.counters`) și lista
+    gărzilor căzute golite, ca o verificare să nu depindă de ce a rulat înainte în notebook."""
+    torch._dynamo.reset()
+    torch._dynamo.utils.counters.clear()
+    esecuri = getattr(torch._dynamo.utils, "guard_failures", None)
+    if esecuri is not None:
+        esecuri.clear()
+
 
 #: Mesajul pentru o soluție încă nescrisă (funcția ridică NotImplementedError).
 NESCRIS = (

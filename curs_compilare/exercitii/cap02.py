@@ -13,13 +13,14 @@ import io
 import operator
 import re
 import types
-import warnings
 
 import torch
 from torch.overrides import TorchFunctionMode
 
 from ..cifre import cu_substantiv, format_numar
-from ..inspectie import NumaratorCompilari, _stderr_torch_catre, categorie_intrerupere, explica, motiv_scurt
+from ..inspectie import NumaratorCompilari, categorie_intrerupere, explica, motiv_scurt
+from .baza import fara_jurnale_torch as _fara_jurnale_torch
+from .baza import goleste_dynamo as _goleste_dynamo
 from .baza import (
     GresealaCursant,
     Rezultat,
@@ -72,15 +73,6 @@ def _loturile(marimi) -> str:
 
 def _text_forma(forma) -> str:
     return " × ".join(format_numar(d) for d in forma)
-
-
-@contextlib.contextmanager
-def _fara_jurnale_torch():
-    """Ascunde ce scrie PyTorch pe stderr în timpul compilării (avertismente, jurnale cu
-    traceback-uri interne): verificarea spune ea, în română, ce s-a întâmplat."""
-    with warnings.catch_warnings(), _stderr_torch_catre(io.StringIO()):
-        warnings.simplefilter("ignore")
-        yield
 
 
 def _explica_eroare_dynamo(eroare: BaseException) -> str:
@@ -167,14 +159,6 @@ def _ruleaza(functie, *argumente, ce: str, explica_eroarea=explica_exceptie):
 
 def _contoare():
     return torch._dynamo.utils.counters
-
-
-def _goleste_dynamo() -> None:
-    torch._dynamo.reset()
-    _contoare().clear()
-    esecuri = getattr(torch._dynamo.utils, "guard_failures", None)
-    if esecuri is not None:
-        esecuri.clear()
 
 
 # ---------------------------------------------------------------------------------------------

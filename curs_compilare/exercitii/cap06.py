@@ -26,19 +26,17 @@ Mecanismele de numărare (prezente și în PyTorch 2.11, și în 2.14):
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import io
 import math
 import numbers
-import warnings
 
 import torch
 from torch import nn
 
 from ..amortizare import cost_total
 from ..cifre import cu_substantiv, format_numar, format_timp
-from ..inspectie import _stderr_torch_catre
+from .baza import fara_jurnale_torch as _fara_jurnale_torch
 from .baza import (
     NESCRIS,
     GresealaCursant,
@@ -101,15 +99,6 @@ def _grafuri() -> int:
 
 def _cadre() -> int:
     return int(_contoare()["frames"]["ok"])
-
-
-@contextlib.contextmanager
-def _fara_jurnale_torch(tampon: io.StringIO | None = None):
-    """Ascunde ce scrie PyTorch pe stderr în timpul compilării (avertismente, jurnale); textul
-    ajunge în `tampon`, unde verificarea îl poate citi (de exemplu, limita de recompilări)."""
-    with warnings.catch_warnings(), _stderr_torch_catre(tampon if tampon is not None else io.StringIO()):
-        warnings.simplefilter("ignore")
-        yield
 
 
 def _limita_atinsa(text: str) -> bool:

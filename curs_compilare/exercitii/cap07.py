@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import io
 import itertools
 import math
 import warnings
@@ -27,7 +26,9 @@ import torch
 import torch.nn as nn
 
 from ..cifre import cu_substantiv, cu_unitate, format_numar, format_timp
-from ..inspectie import NumaratorCompilari, _stderr_torch_catre, categorie_intrerupere, motiv_scurt
+from ..inspectie import NumaratorCompilari, categorie_intrerupere, motiv_scurt
+from .baza import fara_jurnale_torch as _fara_jurnale_torch
+from .baza import goleste_dynamo as _goleste_dynamo
 from .baza import (
     NESCRIS,
     GresealaCursant,
@@ -74,25 +75,8 @@ LIMITA_APEL_S = 90.0
 # ---------------------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _fara_jurnale_torch():
-    """Ascunde ce scrie PyTorch pe stderr în timpul compilării (avertismente, jurnale): verificarea
-    spune ea, în română, ce s-a întâmplat."""
-    with warnings.catch_warnings(), _stderr_torch_catre(io.StringIO()):
-        warnings.simplefilter("ignore")
-        yield
-
-
 def _contoare():
     return torch._dynamo.utils.counters
-
-
-def _goleste_dynamo() -> None:
-    torch._dynamo.reset()
-    _contoare().clear()
-    esecuri = getattr(torch._dynamo.utils, "guard_failures", None)
-    if esecuri is not None:
-        esecuri.clear()
 
 
 def _intreruperi() -> list[str]:
