@@ -22,6 +22,7 @@ __all__ = [
     "inregistreaza",
     "referinta",
     "afiseaza_referinta",
+    "cifra_referinta",
     "radacina_cursului",
     "format_numar",
     "format_procent",
@@ -254,6 +255,7 @@ def inregistreaza(
     descriere: str,
     interval: tuple[float, float] | None = None,
     depinde_de_procesor: bool | None = None,
+    prag_absolut: float | None = None,
 ) -> None:
     """Notează o cifră măsurată de capitol (sub `make validare` ajunge în raport).
 
@@ -262,7 +264,10 @@ def inregistreaza(
     sau „µs”); pentru ultimele două, intervalul (cea mai mică și cea mai mare dintre medianele
     rundelor) și dependența de procesor se iau din ele. `depinde_de_procesor` marchează o cifră
     care depinde și de procesorul mașinii, nu doar de GPU (un apel limitat de procesor, un timp
-    de compilare)."""
+    de compilare). `prag_absolut` (în unitatea cifrei) se dă unei cifre care e o diferență ce
+    poate fi aproape de zero, fără unitate procentuală (de exemplu diferența dintre două
+    pierderi): `validare --compara` o compară atunci prin diferența absolută, cu acest prag,
+    nu prin raport."""
     from .masurare import Masuratoare, Raport
 
     if isinstance(valoare, Raport):
@@ -286,6 +291,8 @@ def inregistreaza(
             "interval": [float(interval[0]), float(interval[1])] if interval else None,
             "depinde_de_procesor": bool(depinde_de_procesor),
         }
+        if prag_absolut is not None:
+            inregistrare["prag_absolut"] = float(prag_absolut)
         with open(fisier, "a", encoding="utf-8") as f:
             f.write(json.dumps(inregistrare, ensure_ascii=False) + "\n")
 
@@ -300,7 +307,9 @@ def referinta() -> dict:
 
 
 def afiseaza_referinta(prefix: str = "") -> dict:
-    """Afișează cifrele de referință ale căror chei încep cu `prefix` și le întoarce."""
+    """Afișează cifrele de referință ale căror chei încep cu `prefix` și le întoarce. O cifră
+    măsurată de un script, nu de notebook-ul capitolului (adăugată cu `validare --adauga-cifre`),
+    apare cu scriptul care a măsurat-o."""
     date = referinta()
     if not date:
         print("Nu am găsit cifrele de referință ale cursului (assets/referinta_h200/).")
@@ -312,7 +321,19 @@ def afiseaza_referinta(prefix: str = "") -> dict:
         f"(torch {mediu.get('torch', '?')}) — NU pe mașina ta:"
     )
     for c in cifre.values():
-        print(f"  {c['descriere']}: {descrie_cifra(c)}")
+        sursa = f" [măsurată separat, cu {c['sursa']}]" if c.get("sursa") else ""
+        print(f"  {c['descriere']}: {descrie_cifra(c)}{sursa}")
     if not cifre:
         print(f"  (încă nu există cifre de referință pentru „{prefix}”)")
     return cifre
+
+
+def cifra_referinta(cheie: str) -> dict | None:
+    """Cifra de referință cu cheia `cheie` (un dicționar ca în `rezultate.json`, cu GPU-ul pe
+    care a fost măsurată în câmpul `gpu`), sau None dacă referința n-o are. Pentru o propoziție
+    care pune o cifră de pe mașina ta lângă cea de referință."""
+    date = referinta()
+    for c in date.get("cifre", []):
+        if c["cheie"] == cheie:
+            return {**c, "gpu": date.get("mediu", {}).get("gpu", "GPU-ul de referință")}
+    return None

@@ -4,7 +4,7 @@ Execută fiecare notebook din `notebooks/` și `solutions/` (pe GPU, dacă exist
 un raport în `build/validare/`:
 
 - `raport.md` — mașina, versiunile, starea și durata fiecărui notebook, cifrele-cheie;
-- `rezultate.json` — aceleași date, pentru a fi păstrate ca rezultate de referință;
+- `rezultate.json` — aceleași date, ca să le poți păstra drept rezultate de referință;
 - `durate.png` — durata fiecărui notebook;
 - `executate/` — notebook-urile executate, cu ieșirile lor, de răsfoit.
 
@@ -20,15 +20,42 @@ după ce ai adăugat un capitol, îl validezi doar pe el și completezi rezultat
 cursul („2.63×”, „32 kernel-uri”, vezi `cifre.probleme_de_format`): un notebook cu așa ceva e
 socotit eșuat.
 
+Cifrele măsurate de un script, nu de un notebook (de exemplu `benchmarks/capitolul06.py`, rulat
+cu variabila de mediu `CURS_FISIER_CIFRE=cifre.jsonl`, în care `cifre.inregistreaza` scrie câte o
+cifră pe rând), se adaugă unui raport existent, cu sursa lor:
+
+    python -m curs_compilare.validare --adauga-cifre cifre.jsonl \
+        --sursa "benchmarks/capitolul06.py --max-autotune" \
+        --notebook notebooks/06_modelul_intreg.ipynb --rezultate assets/referinta_h200/rezultate.json
+
+Cifrele cu aceeași cheie sunt înlocuite; fiecare cifră adăugată ține minte sursa (câmpul
+`sursa`) și, cu `--notebook`, notebook-ul care o arată. `raport.md`, de lângă `rezultate.json`,
+se scrie din nou.
+
 Două rapoarte, de pe două rulări (de exemplu pe două mașini de același fel), se compară cifră
 cu cifră:
 
     python -m curs_compilare.validare --compara build/validare_1/rezultate.json build/validare_2/rezultate.json
 
-Comanda tipărește, pentru fiecare cifră-cheie, raportul dintre cele două valori și semnalează
-cifrele care diferă cu mai mult de 15% (`--prag`); cele care depind de procesorul mașinii sunt
-doar marcate. Se termină cu cod de eroare dacă vreo cifră care nu depinde de procesor diferă
-peste prag.
+Cum se compară o cifră depinde de unitatea ei (vezi `fel_comparatie`):
+
+- **procentele** („%”: o ocupare, un procent din plafon, diferența dintre doi pași, care poate
+  fi aproape de zero sau își poate schimba semnul) se compară prin diferența lor, în puncte
+  procentuale: sunt „la fel” dacă diferă cu cel mult 5 puncte (`--prag-puncte`). Un raport
+  între −0,5% și +0,19% n-ar avea sens;
+- **numărătorile mici** (sub 10 kernel-uri, grafuri, recompilări…) trebuie să fie egale: 1 față
+  de 2 kernel-uri e o diferență de un kernel, nu „de 2 ori”;
+- **restul** (timpi, lățimi de bandă, accelerări, numărători mari) se compară prin raportul
+  dintre valoarea mai mare și cea mai mică: sunt „la fel” dacă diferă cu cel mult 15%
+  (`--prag`). Două valori nule sunt la fel; o valoare nulă lângă una nenulă sau două valori de
+  semne opuse diferă.
+
+O cifră înregistrată cu un prag absolut propriu (`cifre.inregistreaza(..., prag_absolut=...)`,
+de exemplu o diferență între două pierderi, fără unitate) se compară prin diferența absolută,
+cu pragul ei.
+
+Cifrele care depind de procesorul mașinii sunt doar marcate când trec de prag. Comanda se
+termină cu cod de eroare dacă vreo cifră care nu depinde de procesor diferă peste prag.
 """
 
 from __future__ import annotations
@@ -36,18 +63,43 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from .cifre import VARIABILA_FISIER, cu_substantiv, cu_unitate, descrie_cifra, format_numar, probleme_de_format
+from .cifre import (
+    SUBSTANTIVE_NUMARATE,
+    VARIABILA_FISIER,
+    cu_substantiv,
+    cu_unitate,
+    descrie_cifra,
+    format_numar,
+    probleme_de_format,
+)
 from .concluzii import contradictii, text_iesiri
 from .mediu import detecteaza_mediul
 
-#: Cât pot diferi, cel mult, două rulări ale aceleiași cifre (raportul dintre valori: 1,15).
+#: Cât pot diferi, cel mult, două rulări ale unei cifre comparate prin raport (raportul dintre
+#: valoarea mai mare și cea mai mică: cel mult 1,15).
 PRAG_DIFERENTA = 0.15
+
+#: Cât pot diferi, cel mult, două rulări ale unei cifre în procente, în puncte procentuale
+#: (98% și 94% sunt la fel; −0,5% și +0,19% la fel).
+PRAG_PUNCTE_PROCENTUALE = 5.0
+
+#: Unitățile cifrelor comparate prin diferența lor, nu prin raport: procentele (o ocupare, un
+#: procent din plafon, diferența dintre doi pași, care poate fi aproape de zero sau negativă).
+UNITATI_COMPARATE_PRIN_DIFERENTA = ("%",)
+
+#: Numărătorile mai mici decât atât (kernel-uri, grafuri, recompilări) se compară exact: 1 față
+#: de 2 kernel-uri e o diferență de un kernel, nu un raport de 2×.
+PRAG_NUMARATOARE_MICA = 10
+
+#: Unitățile care numără lucruri (nu timpi scriși în cuvinte, ca „secunde”).
+UNITATI_NUMARATE = tuple(u for u in SUBSTANTIVE_NUMARATE if u not in ("secunde", "minute", "ori")) + ("jetoane",)
 
 
 def _text_tiparit(nb) -> str:
@@ -135,6 +187,16 @@ def _grafic_durate(rezultate: list[dict], cale: Path) -> None:
     plt.close(fig)
 
 
+def _masurata_de(cifra: dict) -> str:
+    """Cine a măsurat cifra, pentru raport: notebook-ul sau, la o cifră adăugată cu
+    `--adauga-cifre`, scriptul (și notebook-ul care o arată)."""
+    notebook = cifra.get("notebook")
+    nume_notebook = f"`{Path(notebook).name}`" if notebook else ""
+    if cifra.get("sursa"):
+        return f"`{cifra['sursa']}`" + (f" (arătată în {nume_notebook})" if nume_notebook else "")
+    return nume_notebook or "—"
+
+
 def _raport_markdown(date: dict) -> str:
     mediu = date["mediu"]
     randuri = [
@@ -162,15 +224,25 @@ def _raport_markdown(date: dict) -> str:
         randuri += [
             "Valoarea e mediana; în paranteză, cea mai mică și cea mai mare dintre medianele rundelor de "
             "măsurare și, unde e cazul, mențiunea că cifra depinde și de procesorul mașinii (un apel "
-            "limitat de procesor, un timp de compilare), nu doar de GPU.",
+            "limitat de procesor, un timp de compilare), nu doar de GPU. Cifrele măsurate de un script, "
+            "nu de un notebook, au scriptul în ultima coloană.",
             "",
-            "| cifră | valoare | notebook |",
+            "| cifră | valoare | măsurată de |",
             "|---|---|---|",
         ]
         for c in date["cifre"]:
-            randuri.append(f"| {c['descriere']} | {descrie_cifra(c)} | `{Path(c['notebook']).name}` |")
+            randuri.append(f"| {c['descriere']} | {descrie_cifra(c)} | {_masurata_de(c)} |")
     else:
         randuri.append("Niciun notebook n-a înregistrat cifre.")
+    surse = date.get("surse_adaugate") or []
+    if surse:
+        randuri += ["", "## Cifre măsurate separat, de scripturi", ""]
+        for s in surse:
+            arata = f", arătate în `{Path(s['notebook']).name}`" if s.get("notebook") else ""
+            randuri.append(
+                f"- `{s['sursa']}`: {cu_substantiv(len(s['chei']), 'cifră', 'cifre')}{arata}, adăugate pe {s['data']} "
+                f"(`{'`, `'.join(s['chei'])}`)."
+            )
     esecuri = [r for r in date["notebookuri"] if not r["trecut"]]
     if esecuri:
         randuri += ["", "## Erori", ""]
@@ -181,59 +253,249 @@ def _raport_markdown(date: dict) -> str:
 
 def completeaza(vechi: dict, nou: dict) -> dict:
     """Raportul `vechi`, în care notebook-urile din `nou` (și cifrele lor) sunt înlocuite cu
-    cele din `nou`, iar restul rămân. Ordinea: notebook-urile vechi, apoi cele noi."""
+    cele din `nou`, iar restul rămân. Ordinea: notebook-urile vechi, apoi cele noi. Cifrele
+    adăugate dintr-un script (cu `sursa`) rămân, cât timp notebook-urile nu măsoară acum o
+    cifră cu aceeași cheie."""
     executate = {r["cale"] for r in nou["notebookuri"]}
+    chei_noi = {c["cheie"] for c in nou["cifre"]}
     notebookuri = [r for r in vechi.get("notebookuri", []) if r["cale"] not in executate] + nou["notebookuri"]
     notebookuri.sort(key=lambda r: (not r["cale"].startswith("notebooks/"), r["cale"]))
-    cifre = [c for c in vechi.get("cifre", []) if c.get("notebook") not in executate] + nou["cifre"]
+    pastrate = [
+        c for c in vechi.get("cifre", [])
+        if c["cheie"] not in chei_noi and (c.get("sursa") or c.get("notebook") not in executate)
+    ]
+    cifre = pastrate + nou["cifre"]
     ordine = {r["cale"]: i for i, r in enumerate(notebookuri)}
     cifre.sort(key=lambda c: ordine.get(c.get("notebook"), len(ordine)))
-    return {**nou, "secunde_total": sum(r["secunde"] for r in notebookuri), "notebookuri": notebookuri, "cifre": cifre}
+    rezultat = {**nou, "secunde_total": sum(r["secunde"] for r in notebookuri), "notebookuri": notebookuri, "cifre": cifre}
+    if vechi.get("surse_adaugate"):
+        rezultat["surse_adaugate"] = vechi["surse_adaugate"]
+    return rezultat
 
 
-def compara_rapoarte(primul: dict, al_doilea: dict, prag: float = PRAG_DIFERENTA) -> list[dict]:
-    """Cifrele comune ale două rapoarte, fiecare cu raportul dintre valoarea mai mare și cea
-    mai mică (`factor`) și verdictul: „la fel” (factor ≤ 1 + prag), „depinde de procesor”
-    (peste prag, dar cifra depinde de procesorul mașinii) sau „diferă”."""
+def citeste_cifre_inregistrate(cale: str | Path) -> list[dict]:
+    """Cifrele dintr-un fișier JSON Lines scris de `cifre.inregistreaza` (când variabila de
+    mediu `CURS_FISIER_CIFRE` e setată), câte una pe rând. Un rând care nu e o cifră înregistrată
+    aduce un `ValueError` cu explicația, în română."""
+    cale = Path(cale)
+    cifre = []
+    for numar, rand in enumerate(cale.read_text(encoding="utf-8").splitlines(), start=1):
+        if not rand.strip():
+            continue
+        try:
+            cifra = json.loads(rand)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"rândul {numar} din {cale} nu e JSON valid ({e.msg}).") from None
+        if not isinstance(cifra, dict):
+            raise ValueError(f"rândul {numar} din {cale} nu e o cifră (un obiect JSON), ci {type(cifra).__name__}.")
+        lipsa = [camp for camp in ("cheie", "valoare", "unitate", "descriere") if camp not in cifra]
+        if lipsa:
+            raise ValueError(
+                f"rândul {numar} din {cale} nu e o cifră scrisă de cifre.inregistreaza: "
+                f"îi lipsește {', '.join(f'„{camp}”' for camp in lipsa)}."
+            )
+        if isinstance(cifra["valoare"], bool) or not isinstance(cifra["valoare"], (int, float)):
+            raise ValueError(f"rândul {numar} din {cale}: valoarea cifrei „{cifra['cheie']}” nu e un număr.")
+        cifra.setdefault("interval", None)
+        cifra["depinde_de_procesor"] = bool(cifra.get("depinde_de_procesor"))
+        cifre.append(cifra)
+    return cifre
+
+
+def _capitol(cheie: str) -> str:
+    """„06” pentru cheia „06.regional_diferenta_pas”."""
+    return cheie.split(".", 1)[0]
+
+
+def adauga_cifre(date: dict, cifre_noi: list[dict], sursa: str, notebook: str | None = None, data: str | None = None) -> dict:
+    """Raportul `date`, cu cifrele `cifre_noi` (măsurate de `sursa`, un script) adăugate.
+
+    O cifră cu aceeași cheie ca una existentă o înlocuiește, pe locul ei; o cifră nouă vine
+    după ultima cifră a aceluiași capitol (prefixul cheii, „06.”), sau la sfârșit. Fiecare cifră
+    adăugată primește câmpul `sursa` și, dacă e dat, `notebook` (notebook-ul care o arată; altfel,
+    fără notebook). Lista `surse_adaugate` a raportului ține minte sursa, data și cheile ei; o
+    sursă adăugată din nou își înlocuiește rândul. `date` nu se modifică."""
+    data = data or dt.datetime.now().isoformat(timespec="seconds")
+    cifre = [dict(c) for c in date.get("cifre", [])]
+    inlocuite = []
+    for noua in cifre_noi:
+        noua = {k: v for k, v in noua.items() if k not in ("sursa", "notebook")}
+        noua["sursa"] = sursa
+        if notebook:
+            noua["notebook"] = notebook
+        pozitii = [i for i, c in enumerate(cifre) if c["cheie"] == noua["cheie"]]
+        if pozitii:
+            cifre[pozitii[0]] = noua
+            for i in reversed(pozitii[1:]):  # o cheie apare o singură dată
+                del cifre[i]
+            inlocuite.append(noua["cheie"])
+            continue
+        acelasi_capitol = [i for i, c in enumerate(cifre) if _capitol(c["cheie"]) == _capitol(noua["cheie"])]
+        cifre.insert(acelasi_capitol[-1] + 1 if acelasi_capitol else len(cifre), noua)
+    chei = list(dict.fromkeys(c["cheie"] for c in cifre_noi))
+    surse = [s for s in date.get("surse_adaugate", []) if s["sursa"] != sursa]
+    surse.append({"sursa": sursa, "notebook": notebook, "data": data, "chei": chei, "inlocuite": inlocuite})
+    return {**date, "cifre": cifre, "surse_adaugate": surse}
+
+
+def _este_numarare(cifra: dict) -> bool:
+    return cifra["unitate"] in UNITATI_NUMARATE and float(cifra["valoare"]).is_integer()
+
+
+def fel_comparatie(primul: dict, al_doilea: dict) -> str:
+    """Cum se compară două valori ale aceleiași cifre:
+
+    - „absolut”: cifra are un prag absolut propriu (`prag_absolut`), în unitatea ei;
+    - „puncte”: procente (`UNITATI_COMPARATE_PRIN_DIFERENTA`), prin diferența în puncte procentuale;
+    - „numărare”: o numărătoare mică (sub `PRAG_NUMARATOARE_MICA`), care trebuie să fie egală;
+    - „raport”: restul, prin raportul dintre valoarea mai mare și cea mai mică."""
+    if primul.get("prag_absolut") is not None or al_doilea.get("prag_absolut") is not None:
+        return "absolut"
+    if primul["unitate"] in UNITATI_COMPARATE_PRIN_DIFERENTA:
+        return "puncte"
+    if (_este_numarare(primul) and _este_numarare(al_doilea)
+            and max(abs(primul["valoare"]), abs(al_doilea["valoare"])) < PRAG_NUMARATOARE_MICA):
+        return "numărare"
+    return "raport"
+
+
+def _rotunjit(valoare: float) -> float:
+    """Valoarea rotunjită cum o scrie `format_numar` (ca acordul cu substantivul să se potrivească)."""
+    return float(format_numar(valoare).replace(" ", "").replace(",", "."))
+
+
+def _compara_cifra(a: dict, b: dict, prag: float, prag_puncte: float) -> dict:
+    """Compararea a două valori ale aceleiași cifre: felul comparației, `la_fel`, `factor`
+    (doar la „raport”), `diferenta` (a doua valoare minus prima) și textul diferenței."""
+    va, vb = float(a["valoare"]), float(b["valoare"])
+    rezultat = {"factor": None, "diferenta": vb - va}
+    if a["unitate"] != b["unitate"]:
+        return {**rezultat, "fel": "unități diferite", "la_fel": False,
+                "text": f"unități diferite: „{a['unitate']}” și „{b['unitate']}”"}
+    fel = fel_comparatie(a, b)
+    diferenta = abs(vb - va)
+    if fel == "puncte":
+        return {**rezultat, "fel": fel, "la_fel": diferenta <= prag_puncte,
+                "text": cu_substantiv(_rotunjit(diferenta), "punct procentual", "puncte procentuale")}
+    if fel == "numărare":
+        return {**rezultat, "fel": fel, "la_fel": diferenta == 0,
+                "text": "niciuna" if diferenta == 0 else cu_unitate(diferenta, a["unitate"])}
+    if fel == "absolut":
+        prag_absolut = max(float(c["prag_absolut"]) for c in (a, b) if c.get("prag_absolut") is not None)
+        scris = format_numar(diferenta) if not a["unitate"] else cu_unitate(diferenta, a["unitate"])
+        return {**rezultat, "fel": fel, "la_fel": diferenta <= prag_absolut,
+                "text": f"{scris} (prag: {format_numar(prag_absolut)})"}
+    if va == 0 and vb == 0:
+        return {**rezultat, "fel": fel, "factor": 1.0, "la_fel": True, "text": "niciuna (ambele 0)"}
+    if va == 0 or vb == 0:
+        return {**rezultat, "fel": fel, "factor": math.inf, "la_fel": False, "text": "una dintre valori e 0"}
+    if (va < 0) != (vb < 0):
+        return {**rezultat, "fel": fel, "la_fel": False, "text": "semne opuse"}
+    mic, mare = sorted((abs(va), abs(vb)))
+    factor = mare / mic
+    return {**rezultat, "fel": fel, "factor": factor, "la_fel": factor <= 1 + prag,
+            "text": f"raport {cu_unitate(factor, '×')}"}
+
+
+def compara_rapoarte(
+    primul: dict, al_doilea: dict, prag: float = PRAG_DIFERENTA, prag_puncte: float = PRAG_PUNCTE_PROCENTUALE
+) -> list[dict]:
+    """Cifrele comune ale două rapoarte, în ordinea din primul, fiecare cu felul comparației
+    (`fel`, vezi `fel_comparatie`), `factor` (raportul dintre valoarea mai mare și cea mai mică,
+    doar la comparația prin raport), `diferenta` (a doua valoare minus prima), textul diferenței
+    (`text_diferenta`) și verdictul: „la fel” (în prag), „depinde de procesor” (peste prag, dar
+    cifra depinde de procesorul mașinii) sau „diferă”.
+
+    Pragurile: `prag` pentru raport (0,15: cel mult 1,15×), `prag_puncte` pentru procente (în
+    puncte procentuale); numărătorile mici trebuie să fie egale."""
     doi = {c["cheie"]: c for c in al_doilea.get("cifre", [])}
     randuri = []
     for a in primul.get("cifre", []):
         b = doi.get(a["cheie"])
         if b is None:
             continue
-        mic, mare = sorted((abs(a["valoare"]), abs(b["valoare"])))
-        factor = mare / mic if mic else (1.0 if mare == 0 else float("inf"))
+        comparatie = _compara_cifra(a, b, prag, prag_puncte)
         depinde = bool(a.get("depinde_de_procesor") or b.get("depinde_de_procesor"))
-        if factor <= 1 + prag:
+        if comparatie["la_fel"]:
             verdict = "la fel"
         elif depinde:
             verdict = "depinde de procesor"
         else:
             verdict = "diferă"
-        randuri.append({"cheie": a["cheie"], "descriere": a["descriere"], "primul": a, "al_doilea": b,
-                        "factor": factor, "depinde_de_procesor": depinde, "verdict": verdict})
+        randuri.append({
+            "cheie": a["cheie"], "descriere": a["descriere"], "primul": a, "al_doilea": b,
+            "fel": comparatie["fel"], "factor": comparatie["factor"], "diferenta": comparatie["diferenta"],
+            "text_diferenta": comparatie["text"], "depinde_de_procesor": depinde, "verdict": verdict,
+        })
     return randuri
 
 
-def _tabel_comparatie(randuri: list[dict], prag: float) -> str:
+def _tabel_comparatie(randuri: list[dict], prag: float, prag_puncte: float = PRAG_PUNCTE_PROCENTUALE) -> str:
     linii = [
-        f"| cifră | prima rulare | a doua rulare | raport | verdict (prag {format_numar(100 * prag)}%) |",
+        f"Praguri: raportul dintre valoarea mai mare și cea mai mică, cel mult {cu_unitate(1 + prag, '×')} "
+        f"(o diferență de {format_numar(100 * prag)}%); procentele, o diferență de cel mult "
+        f"{cu_substantiv(_rotunjit(prag_puncte), 'punct procentual', 'puncte procentuale')}; "
+        f"numărătorile mai mici de {PRAG_NUMARATOARE_MICA} (kernel-uri, grafuri), egale.",
+        "",
+        "| cifră | prima rulare | a doua rulare | diferență | verdict |",
         "|---|---|---|---|---|",
     ]
     for r in randuri:
         linii.append(
             f"| {r['descriere']} | {descrie_cifra(r['primul'])} | {descrie_cifra(r['al_doilea'])} | "
-            f"{cu_unitate(r['factor'], '×')} | {r['verdict']} |"
+            f"{r['text_diferenta']} | {r['verdict']} |"
         )
-    diferite = [r for r in randuri if r["verdict"] == "diferă"]
-    dependente = [r for r in randuri if r["verdict"] == "depinde de procesor"]
+    diferite = sum(r["verdict"] == "diferă" for r in randuri)
+    dependente = sum(r["verdict"] == "depinde de procesor" for r in randuri)
+    la_fel = len(randuri) - diferite - dependente
+    peste_prag = "e peste prag, dar depinde" if dependente == 1 else "sunt peste prag, dar depind"
     linii += [
         "",
-        f"{cu_substantiv(len(randuri), 'cifră comună', 'cifre comune')}: "
-        f"{len(randuri) - len(diferite) - len(dependente)} la fel, {len(dependente)} peste prag, dar dependente "
-        f"de procesor, {len(diferite)} diferite.",
+        f"{cu_substantiv(len(randuri), 'cifră comună', 'cifre comune')}: {la_fel} la fel, {diferite} diferă, "
+        f"iar {dependente} {peste_prag} de procesor.",
     ]
     return "\n".join(linii) + "\n"
+
+
+def _scrie_raportul(date: dict, dosar: Path) -> None:
+    """Scrie `rezultate.json` și `raport.md` în `dosar`."""
+    (dosar / "rezultate.json").write_text(json.dumps(date, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (dosar / "raport.md").write_text(_raport_markdown(date), encoding="utf-8")
+
+
+def _adauga_din_linia_de_comanda(argumente) -> int:
+    """`--adauga-cifre`: citește cifrele, le adaugă în `--rezultate` și rescrie raportul de lângă el."""
+    lipsa = [optiune for optiune, valoare in (("--sursa", argumente.sursa), ("--rezultate", argumente.rezultate)) if not valoare]
+    if lipsa:
+        print(f"Eroare: --adauga-cifre cere și {' și '.join(lipsa)} (de unde vin cifrele și raportul în care intră).",
+              file=sys.stderr)
+        return 2
+    cale_rezultate = Path(argumente.rezultate)
+    if not cale_rezultate.is_file():
+        print(f"Eroare: nu găsesc raportul {cale_rezultate}.", file=sys.stderr)
+        return 2
+    try:
+        cifre_noi = citeste_cifre_inregistrate(argumente.adauga_cifre)
+    except FileNotFoundError:
+        print(f"Eroare: nu găsesc fișierul de cifre {argumente.adauga_cifre}.", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print(f"Eroare: {e}", file=sys.stderr)
+        return 2
+    if not cifre_noi:
+        print(f"Eroare: {argumente.adauga_cifre} nu conține nicio cifră. Ai rulat scriptul cu "
+              f"{VARIABILA_FISIER}={argumente.adauga_cifre}?", file=sys.stderr)
+        return 2
+    vechi = json.loads(cale_rezultate.read_text(encoding="utf-8"))
+    date = adauga_cifre(vechi, cifre_noi, argumente.sursa, argumente.notebook)
+    _scrie_raportul(date, cale_rezultate.parent)
+    if not (cale_rezultate.parent / "durate.png").is_file() and date.get("notebookuri"):
+        _grafic_durate(date["notebookuri"], cale_rezultate.parent / "durate.png")
+    inlocuite = len(date["surse_adaugate"][-1]["inlocuite"])
+    print(f"Am adăugat {cu_substantiv(len(cifre_noi), 'cifră', 'cifre')} din „{argumente.sursa}” în {cale_rezultate} "
+          f"(înlocuite: {inlocuite}; noi: {len(cifre_noi) - inlocuite}); "
+          f"raportul: {cale_rezultate.parent / 'raport.md'}")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -243,13 +505,24 @@ def main(argv=None) -> int:
     parser.add_argument("--limita-celula", type=int, default=1200, help="secunde, cel mult, pentru o celulă")
     parser.add_argument("--completeaza", help="un rezultate.json mai vechi, de completat cu notebook-urile executate acum")
     parser.add_argument("--compara", nargs=2, metavar="REZULTATE_JSON", help="compară două rapoarte, fără să execute nimic")
-    parser.add_argument("--prag", type=float, default=PRAG_DIFERENTA, help="diferența relativă acceptată la --compara")
+    parser.add_argument("--prag", type=float, default=PRAG_DIFERENTA,
+                        help="la --compara: diferența relativă acceptată la cifrele comparate prin raport (0.15 = 15%%)")
+    parser.add_argument("--prag-puncte", type=float, default=PRAG_PUNCTE_PROCENTUALE,
+                        help="la --compara: diferența acceptată la procente, în puncte procentuale")
+    parser.add_argument("--adauga-cifre", metavar="CIFRE_JSONL",
+                        help="adaugă într-un raport cifrele scrise de un script (cu CURS_FISIER_CIFRE), fără să execute nimic")
+    parser.add_argument("--sursa", help="la --adauga-cifre: ce le-a măsurat, de exemplu „benchmarks/capitolul06.py --max-autotune”")
+    parser.add_argument("--rezultate", metavar="REZULTATE_JSON", help="la --adauga-cifre: raportul în care intră cifrele")
+    parser.add_argument("--notebook", help="la --adauga-cifre: notebook-ul care arată cifrele (opțional)")
     argumente = parser.parse_args(argv)
+
+    if argumente.adauga_cifre:
+        return _adauga_din_linia_de_comanda(argumente)
 
     if argumente.compara:
         primul, al_doilea = (json.loads(Path(c).read_text(encoding="utf-8")) for c in argumente.compara)
-        randuri = compara_rapoarte(primul, al_doilea, argumente.prag)
-        print(_tabel_comparatie(randuri, argumente.prag))
+        randuri = compara_rapoarte(primul, al_doilea, argumente.prag, argumente.prag_puncte)
+        print(_tabel_comparatie(randuri, argumente.prag, argumente.prag_puncte))
         return 1 if any(r["verdict"] == "diferă" for r in randuri) else 0
 
     cai = [Path(c) for c in argumente.notebookuri] or (
@@ -258,7 +531,8 @@ def main(argv=None) -> int:
     iesire = Path(argumente.iesire)
     iesire.mkdir(parents=True, exist_ok=True)
     mediu = _descriere_mediu()
-    print(f"Validez {len(cai)} notebook-uri pe {mediu['gpu']} (torch {mediu['torch']})", flush=True)
+    masina = mediu["gpu"] if mediu["dispozitiv"] == "cuda" else "procesor (fără GPU)"
+    print(f"Validez {cu_substantiv(len(cai), 'notebook', 'notebook-uri')} pe {masina} (torch {mediu['torch']})", flush=True)
 
     start = time.perf_counter()
     rezultate = []
@@ -275,11 +549,10 @@ def main(argv=None) -> int:
     }
     if argumente.completeaza:
         date = completeaza(json.loads(Path(argumente.completeaza).read_text(encoding="utf-8")), date)
-    (iesire / "rezultate.json").write_text(json.dumps(date, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     _grafic_durate(date["notebookuri"], iesire / "durate.png")
-    (iesire / "raport.md").write_text(_raport_markdown(date), encoding="utf-8")
+    _scrie_raportul(date, iesire)
     trecute = sum(r["trecut"] for r in rezultate)
-    print(f"{trecute} trecute, {len(rezultate) - trecute} eșuate; raportul: {iesire / 'raport.md'}")
+    print(f"Trecute: {trecute}; eșuate: {len(rezultate) - trecute}. Raportul: {iesire / 'raport.md'}")
     return 0 if trecute == len(rezultate) else 1
 
 

@@ -8,7 +8,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from curs_compilare import depozit, validare
+from curs_compilare import cifre, depozit, validare
 
 
 def test_insigna_si_adresa_colab_decurg_din_adresa():
@@ -92,5 +92,219 @@ def test_compararea_a_doua_rulari(tmp_path, capsys):
     (tmp_path / "2.json").write_text(json.dumps(doi))
     assert validare.main(["--compara", str(tmp_path / "1.json"), str(tmp_path / "2.json")]) == 1
     iesire = capsys.readouterr().out
-    assert "3 cifre comune: 1 la fel, 1 peste prag, dar dependente de procesor, 1 diferite." in iesire
+    assert "3 cifre comune: 1 la fel, 1 diferă, iar 1 e peste prag, dar depinde de procesor." in iesire
+    assert "raport 1,1×" in iesire  # diferența, scrisă în tabel
     assert validare.main(["--compara", str(tmp_path / "1.json"), str(tmp_path / "1.json")]) == 0
+
+
+def _cifra(cheie, valoare, unitate, depinde=False, **altele):
+    return {"cheie": cheie, "valoare": valoare, "unitate": unitate, "descriere": f"cifra {cheie}",
+            "interval": None, "depinde_de_procesor": depinde, **altele}
+
+
+def test_procentele_se_compara_prin_diferenta_in_puncte_procentuale(tmp_path, capsys):
+    unu = {"cifre": [
+        _cifra("06.regional_diferenta_pas", -0.5, "%"),     # își schimbă semnul: 0,69 puncte
+        _cifra("01.ocupare", 98.2, "%"),
+        _cifra("04.ocupare_mica", 1.0, "%"),                 # raportul ar fi 2×, diferența e un punct
+        _cifra("03.din_plafon", 99.7, "%"),
+        _cifra("03.ocupare_procesor", 10.0, "%", True),
+    ]}
+    doi = {"cifre": [
+        _cifra("06.regional_diferenta_pas", 0.19, "%"),
+        _cifra("01.ocupare", 101.5, "%"),
+        _cifra("04.ocupare_mica", 2.0, "%"),
+        _cifra("03.din_plafon", 90.0, "%"),                  # 9,7 puncte: peste pragul de 5
+        _cifra("03.ocupare_procesor", 30.0, "%", True),
+    ]}
+    randuri = {r["cheie"]: r for r in validare.compara_rapoarte(unu, doi)}
+    semn = randuri["06.regional_diferenta_pas"]
+    assert semn["fel"] == "puncte" and semn["verdict"] == "la fel" and semn["factor"] is None
+    assert semn["diferenta"] == pytest.approx(0.69) and semn["text_diferenta"] == "0,69 puncte procentuale"
+    assert randuri["01.ocupare"]["verdict"] == "la fel"
+    assert randuri["04.ocupare_mica"]["verdict"] == "la fel" and randuri["04.ocupare_mica"]["text_diferenta"] == "1 punct procentual"
+    assert randuri["03.din_plafon"]["verdict"] == "diferă"
+    assert randuri["03.ocupare_procesor"]["verdict"] == "depinde de procesor"
+    assert validare.compara_rapoarte(unu, doi, prag_puncte=10)[3]["verdict"] == "la fel"
+    (tmp_path / "1.json").write_text(json.dumps(unu))
+    (tmp_path / "2.json").write_text(json.dumps(doi))
+    assert validare.main(["--compara", str(tmp_path / "1.json"), str(tmp_path / "2.json")]) == 1
+    iesire = capsys.readouterr().out
+    assert "| cifra 06.regional_diferenta_pas | -0,5% | 0,19% | 0,69 puncte procentuale | la fel |" in iesire
+    assert "5 puncte procentuale" in iesire  # pragul, spus deasupra tabelului
+    # cu pragul dat din linia de comandă, cele 9,7 puncte trec
+    assert validare.main(["--compara", str(tmp_path / "1.json"), str(tmp_path / "2.json"), "--prag-puncte", "10"]) == 0
+    assert "10 puncte procentuale" in capsys.readouterr().out
+
+
+def test_procentul_de_pe_referinta_care_isi_schimba_semnul_nu_difera():
+    """Cazul din rapoartele reale: diferența dintre doi pași, −0,5% pe o mașină, +0,19% pe alta."""
+    unu = {"cifre": [_cifra("06.regional_diferenta_pas", -0.5, "%")]}
+    doi = {"cifre": [_cifra("06.regional_diferenta_pas", 0.19, "%")]}
+    assert [r["verdict"] for r in validare.compara_rapoarte(unu, doi)] == ["la fel"]
+    doi = {"cifre": [_cifra("06.regional_diferenta_pas", 8.0, "%")]}  # 8,5 puncte: o schimbare reală
+    assert [r["verdict"] for r in validare.compara_rapoarte(unu, doi)] == ["diferă"]
+
+
+def test_zerourile_numaratorile_mici_si_semnele_opuse():
+    unu = {"cifre": [
+        _cifra("03.kerneluri_compilat", 1.0, "kernel-uri"),
+        _cifra("03.kerneluri_eager", 4.0, "kernel-uri"),
+        _cifra("02.recompilari", 0.0, "recompilări"),
+        _cifra("02.recompilari_altundeva", 0.0, "recompilări"),
+        _cifra("06.kerneluri_mari", 94.0, "kernel-uri"),
+        _cifra("07.timp_zero", 0.0, "ms"),
+        _cifra("07.timp_nul", 0.0, "ms"),
+        _cifra("07.fara_unitate", -0.2, ""),
+        _cifra("00.prag", 422.0, "apeluri", True),
+    ]}
+    doi = {"cifre": [
+        _cifra("03.kerneluri_compilat", 2.0, "kernel-uri"),   # 1 față de 2: un kernel în plus, nu 2×
+        _cifra("03.kerneluri_eager", 4.0, "kernel-uri"),
+        _cifra("02.recompilari", 1.0, "recompilări"),          # 0 față de 1: fără ∞
+        _cifra("02.recompilari_altundeva", 0.0, "recompilări"),
+        _cifra("06.kerneluri_mari", 100.0, "kernel-uri"),     # numărătoare mare: prin raport (1,06×)
+        _cifra("07.timp_zero", 0.0, "ms"),
+        _cifra("07.timp_nul", 1.0, "ms"),
+        _cifra("07.fara_unitate", 0.2, ""),                   # semne opuse, fără unitate procentuală
+        _cifra("00.prag", 514.0, "apeluri", True),
+    ]}
+    r = {x["cheie"]: x for x in validare.compara_rapoarte(unu, doi)}
+    assert r["03.kerneluri_compilat"]["fel"] == "numărare" and r["03.kerneluri_compilat"]["verdict"] == "diferă"
+    assert r["03.kerneluri_compilat"]["text_diferenta"] == "1 kernel" and r["03.kerneluri_compilat"]["factor"] is None
+    assert r["03.kerneluri_eager"]["verdict"] == "la fel" and r["03.kerneluri_eager"]["text_diferenta"] == "niciuna"
+    assert r["02.recompilari"]["verdict"] == "diferă" and r["02.recompilari"]["text_diferenta"] == "1 recompilare"
+    assert r["02.recompilari_altundeva"]["verdict"] == "la fel"
+    assert r["06.kerneluri_mari"]["fel"] == "raport" and r["06.kerneluri_mari"]["verdict"] == "la fel"
+    assert r["07.timp_zero"]["verdict"] == "la fel" and r["07.timp_zero"]["factor"] == 1.0
+    assert r["07.timp_nul"]["verdict"] == "diferă" and "0" in r["07.timp_nul"]["text_diferenta"]
+    assert r["07.fara_unitate"]["verdict"] == "diferă" and r["07.fara_unitate"]["text_diferenta"] == "semne opuse"
+    assert r["00.prag"]["fel"] == "raport" and r["00.prag"]["verdict"] == "depinde de procesor"
+    tabel = validare._tabel_comparatie(list(r.values()), validare.PRAG_DIFERENTA)
+    assert "∞" not in tabel and "inf" not in tabel
+
+
+def test_o_cifra_cu_prag_absolut_propriu_se_compara_prin_diferenta(tmp_path, monkeypatch):
+    fisier = tmp_path / "cifre.jsonl"
+    monkeypatch.setenv(cifre.VARIABILA_FISIER, str(fisier))
+    cifre.inregistreaza("06.abatere", 0.45, "", "diferența maximă a pierderilor", prag_absolut=0.5)
+    unu = {"cifre": validare.citeste_cifre_inregistrate(fisier)}
+    assert unu["cifre"][0]["prag_absolut"] == 0.5
+    doi = {"cifre": [dict(unu["cifre"][0], valoare=0.16)]}
+    (rand,) = validare.compara_rapoarte(unu, doi)
+    assert rand["fel"] == "absolut" and rand["verdict"] == "la fel"  # prin raport, 2,8× ar fi „diferă”
+    assert rand["text_diferenta"] == "0,29 (prag: 0,5)"
+    doi["cifre"][0]["valoare"] = 1.2
+    assert validare.compara_rapoarte(unu, doi)[0]["verdict"] == "diferă"
+
+
+def test_unitatile_diferite_nu_se_compara():
+    unu = {"cifre": [_cifra("a", 1.0, "s")]}
+    doi = {"cifre": [_cifra("a", 1000.0, "ms")]}
+    (rand,) = validare.compara_rapoarte(unu, doi)
+    assert rand["verdict"] == "diferă" and "unități diferite" in rand["text_diferenta"]
+
+
+def _raport_de_referinta():
+    return {
+        "data": "2025-01-01T00:00:00",
+        "secunde_total": 10.0,
+        "mediu": {"dispozitiv": "cuda", "gpu": "NVIDIA H200", "capabilitate": "9.0", "numar_sm": 132,
+                  "python": "3.12", "torch": "2.11", "triton": "3.6", "profil": "complet"},
+        "notebookuri": [{"cale": "notebooks/06_modelul_intreg.ipynb", "trecut": True, "secunde": 10.0, "eroare": None}],
+        "cifre": [
+            _cifra("05.ceva_s", 1.0, "s", notebook="notebooks/05_x.ipynb"),
+            _cifra("06.moduri_antrenare_default_ms", 11.8, "ms", notebook="notebooks/06_modelul_intreg.ipynb"),
+            _cifra("06.regional_diferenta_pas", -0.5, "%", notebook="notebooks/06_modelul_intreg.ipynb"),
+            _cifra("07.altceva", 2.0, "×", notebook="notebooks/07_x.ipynb"),
+        ],
+    }
+
+
+def test_adauga_cifre_inlocuieste_si_eticheteaza_cu_sursa():
+    vechi = _raport_de_referinta()
+    noi = [
+        _cifra("06.regional_diferenta_pas", 0.19, "%"),
+        _cifra("06.moduri_antrenare_max-autotune_ms", 10.5, "ms"),
+        _cifra("08.capitol_nou", 3.0, "s"),
+    ]
+    date = validare.adauga_cifre(vechi, noi, "benchmarks/capitolul06.py --max-autotune",
+                                 notebook="notebooks/06_modelul_intreg.ipynb", data="2025-02-02T10:00:00")
+    assert vechi["cifre"][2]["valoare"] == -0.5  # raportul vechi rămâne neatins
+    chei = [c["cheie"] for c in date["cifre"]]
+    assert chei == ["05.ceva_s", "06.moduri_antrenare_default_ms", "06.regional_diferenta_pas",
+                    "06.moduri_antrenare_max-autotune_ms", "07.altceva", "08.capitol_nou"]
+    inlocuita = date["cifre"][2]
+    assert inlocuita["valoare"] == 0.19 and inlocuita["sursa"] == "benchmarks/capitolul06.py --max-autotune"
+    assert inlocuita["notebook"] == "notebooks/06_modelul_intreg.ipynb"
+    assert "sursa" not in date["cifre"][1]  # cifrele notebook-ului rămân ale lui
+    (sursa,) = date["surse_adaugate"]
+    assert sursa["chei"] == [c["cheie"] for c in noi] and sursa["inlocuite"] == ["06.regional_diferenta_pas"]
+    # aceeași sursă, adăugată din nou: un singur rând în surse, aceleași chei, fără dubluri
+    din_nou = validare.adauga_cifre(date, noi[:1], "benchmarks/capitolul06.py --max-autotune")
+    assert len(din_nou["surse_adaugate"]) == 1 and [c["cheie"] for c in din_nou["cifre"]] == chei
+    assert "notebook" not in din_nou["cifre"][2]  # fără --notebook, cifra nu mai pretinde un notebook
+
+
+def test_completeaza_pastreaza_cifrele_adaugate_din_scripturi():
+    vechi = validare.adauga_cifre(_raport_de_referinta(), [_cifra("06.max_autotune_s", 337.0, "s")], "benchmarks/capitolul06.py",
+                                  notebook="notebooks/06_modelul_intreg.ipynb")
+    nou = {**_raport_de_referinta(), "notebookuri": vechi["notebookuri"],
+           "cifre": [_cifra("06.moduri_antrenare_default_ms", 12.0, "ms", notebook="notebooks/06_modelul_intreg.ipynb")]}
+    date = validare.completeaza(vechi, nou)
+    chei = {c["cheie"]: c for c in date["cifre"]}
+    assert "06.max_autotune_s" in chei and chei["06.max_autotune_s"]["sursa"] == "benchmarks/capitolul06.py"
+    assert "06.regional_diferenta_pas" not in chei  # a notebook-ului reexecutat, care nu a mai înregistrat-o
+    assert chei["06.moduri_antrenare_default_ms"]["valoare"] == 12.0
+    assert date["surse_adaugate"] == vechi["surse_adaugate"]
+
+
+def test_adauga_cifre_din_linia_de_comanda(tmp_path, monkeypatch, capsys):
+    dosar = tmp_path / "referinta"
+    dosar.mkdir()
+    (dosar / "rezultate.json").write_text(json.dumps(_raport_de_referinta(), ensure_ascii=False))
+    fisier = tmp_path / "cifre.jsonl"
+    monkeypatch.setenv(cifre.VARIABILA_FISIER, str(fisier))
+    cifre.inregistreaza("06.regional_diferenta_pas", 0.19, "%", "pasul regional față de modelul întreg")
+    cifre.inregistreaza("06.max_autotune_pas_ms", 10.5, "ms", "antrenare, max-autotune: timpul pe pas")
+    monkeypatch.delenv(cifre.VARIABILA_FISIER)
+    sursa = "benchmarks/capitolul06.py --max-autotune"
+    cod = validare.main(["--adauga-cifre", str(fisier), "--sursa", sursa, "--notebook", "notebooks/06_modelul_intreg.ipynb",
+                         "--rezultate", str(dosar / "rezultate.json")])
+    assert cod == 0
+    assert "Am adăugat 2 cifre" in capsys.readouterr().out
+    date = json.loads((dosar / "rezultate.json").read_text())
+    adaugate = [c for c in date["cifre"] if c.get("sursa") == sursa]
+    assert [c["cheie"] for c in adaugate] == ["06.regional_diferenta_pas", "06.max_autotune_pas_ms"]
+    raport = (dosar / "raport.md").read_text()
+    assert f"| antrenare, max-autotune: timpul pe pas | 10,5 ms | `{sursa}` (arătată în `06_modelul_intreg.ipynb`) |" in raport
+    assert "## Cifre măsurate separat, de scripturi" in raport and "`06.max_autotune_pas_ms`" in raport
+    assert "| cifra 05.ceva_s | 1 s | `05_x.ipynb` |" in raport
+    assert (dosar / "durate.png").is_file()  # lipsea: se desenează din notebook-urile raportului
+
+    # afiseaza_referinta arată sursa unei cifre adăugate
+    monkeypatch.setattr(cifre, "referinta", lambda: date)
+    cifre.afiseaza_referinta("06.max_autotune")
+    assert f"10,5 ms [măsurată separat, cu {sursa}]" in capsys.readouterr().out
+
+
+def test_adauga_cifre_explica_in_romana_ce_lipseste(tmp_path, capsys):
+    rezultate = tmp_path / "rezultate.json"
+    rezultate.write_text(json.dumps(_raport_de_referinta()))
+    gol = tmp_path / "gol.jsonl"
+    gol.write_text("")
+    stricat = tmp_path / "stricat.jsonl"
+    stricat.write_text('{"cheie": "06.x", "valoare": 1.0}\n')
+    nu_json = tmp_path / "nu_json.jsonl"
+    nu_json.write_text("nu e json\n")
+    assert validare.main(["--adauga-cifre", str(gol), "--rezultate", str(rezultate)]) == 2
+    assert "cere și --sursa" in capsys.readouterr().err
+    assert validare.main(["--adauga-cifre", str(gol), "--sursa", "s", "--rezultate", str(rezultate)]) == 2
+    assert "nu conține nicio cifră" in capsys.readouterr().err
+    assert validare.main(["--adauga-cifre", str(stricat), "--sursa", "s", "--rezultate", str(rezultate)]) == 2
+    assert "îi lipsește „unitate”, „descriere”" in capsys.readouterr().err
+    assert validare.main(["--adauga-cifre", str(nu_json), "--sursa", "s", "--rezultate", str(rezultate)]) == 2
+    assert "rândul 1" in capsys.readouterr().err
+    assert validare.main(["--adauga-cifre", str(tmp_path / "lipsa.jsonl"), "--sursa", "s", "--rezultate", str(rezultate)]) == 2
+    assert "nu găsesc fișierul de cifre" in capsys.readouterr().err
+    assert json.loads(rezultate.read_text()) == _raport_de_referinta()  # neatins

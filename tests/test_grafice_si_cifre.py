@@ -181,3 +181,33 @@ def test_cu_unitate_la_singular_pentru_unu():
     assert cifre.cu_unitate(1.5, "pași") == "1,5 pași"
     assert cifre.cu_unitate(1, "ms") == "1 ms"
     assert set(cifre.SINGULARE) <= set(cifre.SUBSTANTIVE_NUMARATE) | {"jetoane"}
+
+
+def test_cifra_referinta_o_gaseste_cu_gpu_ul_ei():
+    cifra = cifre.cifra_referinta("01.antrenare_accelerare")
+    assert cifra["unitate"] == "×" and cifra["valoare"] > 1 and cifra["gpu"].startswith("NVIDIA")
+    assert cifre.cifra_referinta("99.nu_exista") is None
+
+
+def test_inregistreaza_cu_prag_absolut(tmp_path, monkeypatch):
+    fisier = tmp_path / "cifre.jsonl"
+    monkeypatch.setenv(cifre.VARIABILA_FISIER, str(fisier))
+    cifre.inregistreaza("06.abatere", 0.3, "", "diferența pierderilor", prag_absolut=0.25)
+    cifre.inregistreaza("06.fara_prag", 1.0, "s", "d")
+    cu_prag, fara_prag = (json.loads(r) for r in fisier.read_text().splitlines())
+    assert cu_prag["prag_absolut"] == 0.25 and "prag_absolut" not in fara_prag
+
+
+def test_afiseaza_referinta_arata_sursa_cifrelor_masurate_separat(monkeypatch, capsys):
+    date = {"mediu": {"gpu": "NVIDIA H200", "torch": "2.11"}, "cifre": [
+        {"cheie": "06.a", "valoare": 337.0, "unitate": "s", "descriere": "primul apel, max-autotune", "interval": None,
+         "depinde_de_procesor": True, "sursa": "benchmarks/capitolul06.py --max-autotune"},
+        {"cheie": "06.b", "valoare": 11.8, "unitate": "ms", "descriere": "pasul, default", "interval": None,
+         "depinde_de_procesor": False, "notebook": "notebooks/06_modelul_intreg.ipynb"},
+    ]}
+    monkeypatch.setattr(cifre, "referinta", lambda: date)
+    assert set(cifre.afiseaza_referinta("06.")) == {"06.a", "06.b"}
+    iesire = capsys.readouterr().out
+    assert "primul apel, max-autotune: 337 s (depinde și de procesor) [măsurată separat, cu benchmarks/capitolul06.py --max-autotune]" in iesire
+    assert "pasul, default: 11,8 ms\n" in iesire
+    assert cifre.probleme_de_format(iesire) == []
