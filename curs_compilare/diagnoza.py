@@ -16,6 +16,14 @@ notebook s-o poată rula pe loc și să arate ce a produs:
 - `compara_etape(functie, intrari)` — aceeași funcție compilată cu backend-urile
   eager → aot_eager → aot_eager_decomp_partition → inductor, fiecare comparată cu modul eager;
 - `bisecteaza_compilatorul(proba)` — `CompilerBisector.do_bisect`, cu ieșirea lui prinsă;
+- `cost_garzi(functie, locale)` — costul la cald al unei evaluări a gărzilor unui cadru deja
+  compilat, măsurat cu `masurare.compara` (cifra „Guard eval latency” din jurnalul `guards` e o
+  singură evaluare, la rece, făcută la compilare);
+- `avertismente_dynamo()` — prinde avertismentele lui Dynamo (de exemplu „Dynamo does not know
+  how to trace the builtin …”) și le spune pe scurt în română (`AvertismentDynamo.in_romana`);
+- `wrap_triton_pe_interpretor()` — pe un procesor, cu interpretorul Triton, face ca
+  `torch.library.wrap_triton` să lase kernel-ul interpretat să treacă, cum face torch 2.14
+  (torch 2.11 îl refuză);
 - `HARTA_DIAGNOZEI` și `deseneaza_harta()` — harta „simptom → prima comandă”, desenată în
   `assets/diagnoza/harta_diagnozei.png` (`make ilustratii` sau `python -m curs_compilare.diagnoza`).
 """
@@ -62,6 +70,11 @@ __all__ = [
     "EtapaComparata",
     "compara_etape",
     "bisecteaza_compilatorul",
+    "CostGarzi",
+    "cost_garzi",
+    "AvertismentDynamo",
+    "avertismente_dynamo",
+    "wrap_triton_pe_interpretor",
     "HARTA_DIAGNOZEI",
     "texte_harta",
     "cale_harta",
@@ -440,6 +453,173 @@ def bisecteaza_compilatorul(proba: Callable[[], bool]):
         rezultat = CompilerBisector.do_bisect(proba)
     torch._dynamo.reset()
     return rezultat, tampon.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Gărzile: costul la cald al unei evaluări
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CostGarzi:
+    """Costul la cald al gărzilor unui cadru compilat: `masuratoare` e o evaluare a gărzilor
+    intrării din cache care s-ar potrivi cu `locale` (`compilare`, de exemplu „0/1”), apelată
+    din Python; `gol` e un apel Python gol, măsurat în aceleași runde (cât din cifră e doar
+    apelul din Python). `intrari` spune câte intrări are cache-ul cadrului."""
+
+    compilare: str
+    intrari: int
+    masuratoare: object
+    gol: object
+
+    @property
+    def pe_apel_s(self) -> float:
+        """Timpul gărzilor fără apelul Python gol (cel puțin 0)."""
+        return max(0.0, self.masuratoare.mediana_s - self.gol.mediana_s)
+
+
+def cost_garzi(functie: Callable, locale: dict, timp_minim_s: float = 0.2) -> CostGarzi | None:
+    """Măsoară, cu `masurare.compara`, o evaluare a gărzilor cadrului lui `functie` (funcția
+    originală, deja compilată cu `torch.compile` și rulată), pe argumentele din `locale`
+    (`{"x": x, "w": w, "pondere": 3}`): dintre intrările cache-ului lui Dynamo, cea ale cărei
+    gărzi trec (cea pe care ar rula-o un apel cu aceste argumente).
+
+    Dynamo evaluează gărzile din C++ la fiecare apel; aici evaluarea e chemată din Python
+    (`guard_manager.check`, o funcție internă de depanare, prezentă în torch 2.11 și 2.14),
+    lângă un apel Python gol, ca să se vadă cât e doar apelul. Întoarce None dacă versiunea ta
+    nu are aceste funcții sau dacă nicio intrare nu se potrivește."""
+    from .masurare import compara
+
+    try:
+        from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+
+        intrari = list(_debug_get_cache_entry_list(functie))
+        potrivita = next((e for e in intrari if e.guard_manager.check(locale)), None)
+    except Exception:
+        return None
+    if potrivita is None:
+        return None
+    verifica = potrivita.guard_manager.check
+    comparatie = compara(
+        {"gărzile": lambda: verifica(locale), "apel gol": lambda: True},
+        timp_minim_s=timp_minim_s, pe_gpu=False, ceas="perete", pazeste_recompilari=False,
+    )
+    compilare = str(getattr(potrivita, "compile_id", "") or "?")
+    return CostGarzi(compilare, len(intrari), comparatie["gărzile"], comparatie["apel gol"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Avertismentele lui Dynamo, în română
+# ---------------------------------------------------------------------------------------------
+
+_TIPARE_AVERTISMENTE = (
+    (
+        re.compile(r"Dynamo does not know how to trace the builtin `([\w.]+?)\.?`"),
+        "Dynamo nu știe să urmărească funcția `{0}` (scrisă în C, nu în Python): rupe graful acolo și "
+        "îți propune s-o faci operație proprie (`torch.library.custom_op`) sau s-o lași în graf cu "
+        "`torch.compiler.allow_in_graph`",
+    ),
+    (
+        re.compile(r"Graph break from `Tensor\.item\(\)`"),
+        "Dynamo rupe graful la `Tensor.item()` (valoarea unui tensor adusă în Python); cu "
+        "`torch._dynamo.config.capture_scalar_outputs = True` ar putea-o ține în graf",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class AvertismentDynamo:
+    """Un avertisment prins: categoria, textul original (în engleză) și, dacă îl recunoaștem,
+    propoziția-cheie în română (`in_romana`, altfel None)."""
+
+    categorie: str
+    text: str
+    in_romana: str | None
+
+
+def _in_romana(text: str) -> str | None:
+    for tipar, sablon in _TIPARE_AVERTISMENTE:
+        potrivire = tipar.search(text)
+        if potrivire:
+            return sablon.format(*potrivire.groups())
+    return None
+
+
+@contextlib.contextmanager
+def avertismente_dynamo():
+    """Prinde avertismentele Python (`warnings`) emise în bloc, fără să le lase pe ecran (în
+    notebook ar apărea pe roșu, în engleză), și le pune, fără repetări, în lista întoarsă: câte
+    un `AvertismentDynamo`. Tipărește-le cu `in_romana`."""
+    prinse: list[AvertismentDynamo] = []
+    with warnings.catch_warnings(record=True) as inregistrate:
+        warnings.simplefilter("always")
+        yield prinse
+    vazute = set()
+    for avertisment in inregistrate:
+        text = str(avertisment.message)
+        if text in vazute:
+            continue
+        vazute.add(text)
+        prinse.append(AvertismentDynamo(avertisment.category.__name__, text, _in_romana(text)))
+
+
+# ---------------------------------------------------------------------------------------------
+# wrap_triton și interpretorul Triton
+# ---------------------------------------------------------------------------------------------
+
+
+def wrap_triton_pe_interpretor() -> bool:
+    """Pe un procesor, Triton rulează prin interpretor (`TRITON_INTERPRET=1`), iar `@triton.jit`
+    dă un `InterpretedFunction`. torch 2.14 îl lasă pe acesta să treacă prin
+    `torch.library.wrap_triton` (îl întoarce neschimbat), torch 2.11 îl refuză („wrap_triton only
+    works on functions annotated with triton.jit or triton.autotune”). Funcția de aici aduce
+    comportamentul din 2.14 pe versiunile care îl refuză, doar pentru kernel-urile interpretate
+    (celelalte trec mai departe, neatinse), și întoarce True dacă a fost nevoie. Pe un GPU, sau
+    unde `wrap_triton` primește deja kernel-ul interpretat, nu schimbă nimic."""
+    try:
+        import torch._library.triton as biblioteca_triton
+        from triton.runtime.interpreter import InterpretedFunction
+    except Exception:
+        return False
+    originala = biblioteca_triton.wrap_triton
+    if getattr(originala, "_curs_pe_interpretor", False):
+        return True
+
+    @_triton_jit_interpretat
+    def _proba(x_ptr):  # pragma: no cover - doar pentru proba de mai jos
+        pass
+
+    if _proba is None or not isinstance(_proba, InterpretedFunction):
+        return False
+    try:
+        originala(_proba)
+        return False  # versiunea ta îl acceptă deja
+    except RuntimeError:
+        pass
+
+    import functools
+
+    @functools.wraps(originala)
+    def wrap_triton(triton_kernel, /):
+        if isinstance(triton_kernel, InterpretedFunction):
+            return triton_kernel
+        return originala(triton_kernel)
+
+    wrap_triton._curs_pe_interpretor = True
+    biblioteca_triton.wrap_triton = wrap_triton
+    torch.library.wrap_triton = wrap_triton
+    return True
+
+
+def _triton_jit_interpretat(functie):
+    """`triton.jit(functie)` dacă Triton rulează prin interpretor, altfel None."""
+    try:
+        import triton
+        from triton.runtime.interpreter import InterpretedFunction
+    except Exception:
+        return None
+    kernel = triton.jit(functie)
+    return kernel if isinstance(kernel, InterpretedFunction) else None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -139,7 +139,8 @@ class Raport:
     """Raportul a doi timpi măsurați în aceleași runde (de exemplu eager / compilat = de
     câte ori e mai rapidă varianta compilată): mediana rapoartelor de rundă, cel mai mic și cel
     mai mare raport de rundă și cuantilele de 20% și 80% ale rapoartelor (`jos`, `sus`;
-    implicit, minimul și maximul)."""
+    implicit, minimul și maximul). Verdictul (`in_zgomot`, `mai_rapid`, `mai_lent`) și
+    intervalul tipărit (`interval()`) folosesc aceleași capete, `capete_verdict`."""
 
     mediana: float
     minim: float
@@ -151,12 +152,18 @@ class Raport:
     toleranta: float = TOLERANTA_LA_FEL
 
     @property
+    def capete_verdict(self) -> tuple[float, float]:
+        """Capetele intervalului după care se dă verdictul: cuantilele de 20% și 80% ale
+        rapoartelor de rundă (`jos`, `sus`) sau, pentru un raport construit fără ele, cel mai mic
+        și cel mai mare raport de rundă. `interval()` tipărește exact aceste capete."""
+        return (self.minim if self.jos is None else self.jos, self.maxim if self.sus is None else self.sus)
+
+    @property
     def in_zgomot(self) -> bool:
         """Adevărat când diferența nu se deosebește de zgomot: rundele din mijloc (între
         cuantilele de 20% și 80%) dau rapoarte și sub, și peste 1, sau mediana se abate de la 1
         cu cel mult `toleranta` (3%, implicit). O singură rundă aberantă nu schimbă verdictul."""
-        jos = self.minim if self.jos is None else self.jos
-        sus = self.maxim if self.sus is None else self.sus
+        jos, sus = self.capete_verdict
         return jos <= 1.0 <= sus or abs(self.mediana - 1.0) <= self.toleranta
 
     @property
@@ -170,15 +177,17 @@ class Raport:
         return not self.in_zgomot and self.mediana < 1.0
 
     def interval(self) -> str:
-        """„între 2,25× și 2,4× în 5 runde”."""
+        """Intervalul după care se dă verdictul (`capete_verdict`): „20–80% din 5 runde: între
+        2,25× și 2,4×” (cuantilele rapoartelor de rundă) sau, pentru un raport fără cuantile,
+        „în 5 runde: între 2,25× și 2,4×” (toate rundele)."""
         from .cifre import cu_substantiv, cu_unitate
 
         if self.runde <= 1:
             return "o singură rundă"
-        return (
-            f"între {cu_unitate(self.minim, '×')} și {cu_unitate(self.maxim, '×')} "
-            f"în {cu_substantiv(self.runde, 'rundă', 'runde')}"
-        )
+        jos, sus = self.capete_verdict
+        runde = cu_substantiv(self.runde, "rundă", "runde")
+        care = f"20–80% din {runde}" if self.jos is not None and self.sus is not None else f"în {runde}"
+        return f"{care}: între {cu_unitate(jos, '×')} și {cu_unitate(sus, '×')}"
 
     def __str__(self) -> str:
         from .cifre import cu_unitate
@@ -517,7 +526,9 @@ class NumarKerneluri:
         return f"{cu_substantiv(self.numar, 'kernel', 'kernel-uri')} ({self.unde}): {detalii}"
 
 
-def _are_stramos_aten(eveniment) -> bool:
+def are_stramos_aten(eveniment) -> bool:
+    """Adevărat când un eveniment al profiler-ului e chemat (direct sau nu) de o operație aten,
+    adică nu e o operație „de nivel înalt”, pornită de codul Python."""
     parinte = eveniment.cpu_parent
     while parinte is not None:
         if parinte.name.startswith("aten::"):
@@ -548,7 +559,7 @@ def _evenimente_kernel(functie: Callable, argumente, pe_gpu: bool) -> list:
             if eveniment.device_type == torch.autograd.DeviceType.CUDA:
                 alese.append(eveniment)
         elif "cpp_fused" in eveniment.name or (
-            eveniment.name.startswith("aten::") and not _are_stramos_aten(eveniment)
+            eveniment.name.startswith("aten::") and not are_stramos_aten(eveniment)
         ):
             alese.append(eveniment)
     return sorted(alese, key=lambda e: e.time_range.start)

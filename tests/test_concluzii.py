@@ -19,7 +19,9 @@ RADACINA = Path(__file__).resolve().parent.parent
 def test_mai_rapid_doar_cand_rundele_o_arata():
     text = concluzii.concluzie_accelerare(Raport(2.31, 2.25, 2.4, 5))
     assert text.startswith("Varianta compilată e de 2,31 ori mai rapidă decât cea eager")
-    assert "între 2,25× și 2,4× în 5 runde" in text
+    assert "(în 5 runde: între 2,25× și 2,4×)" in text
+    cu_cuantile = concluzii.concluzie_accelerare(Raport(2.31, 2.0, 2.6, 5, jos=2.25, sus=2.4))
+    assert "(20–80% din 5 runde: între 2,25× și 2,4×)" in cu_cuantile
     assert not concluzii.contradictii(text)
 
 
@@ -28,6 +30,18 @@ def test_in_zgomot_spune_la_fel():
         text = concluzii.concluzie_accelerare(raport, "Pasul compilat", "cel eager", feminin=False)
         assert "durează practic la fel" in text and "zgomotul" in text
         assert "mai rapid" not in text and "mai lent" not in text
+
+
+def test_in_zgomot_din_toleranta_spune_toleranta():
+    # Rundele nu-l încadrează pe 1, dar mediana e în toleranța raportului (15%, ca la compilare).
+    raport = Raport(0.857, 0.84, 0.875, 5, jos=0.843, sus=0.871, toleranta=0.15)
+    text = concluzii.concluzie_accelerare(raport, "Compilarea a doua", "prima", feminin=True)
+    assert "durează practic la fel" in text
+    assert "cu cel mult 15%" in text and "toleranța" in text
+    assert "între 0,843× și 0,871×" in text
+    # Când rundele îl încadrează pe 1, nu se vorbește de toleranță.
+    incadrat = concluzii.concluzie_accelerare(Raport(1.01, 0.97, 1.05, 5))
+    assert "toleranța" not in incadrat
 
 
 def test_mai_lent_spune_de_ce_si_nu_se_contrazice(monkeypatch):
@@ -39,6 +53,29 @@ def test_mai_lent_spune_de_ce_si_nu_se_contrazice(monkeypatch):
     assert "mai rapid" not in text and not concluzii.contradictii(text)
     cauza = concluzii.concluzie_accelerare(Raport(0.8, 0.75, 0.86, 5), cauza="motivul meu")
     assert cauza.endswith("motivul meu.")
+
+
+def test_cauza_depinde_de_ce_se_compara(monkeypatch):
+    """Cauza implicită („gărzile și învelișul apelului compilat”) e spusă doar pentru o variantă
+    compilată față de același cod eager; pentru două variante de cod, doar cea care reiese din
+    grafuri, sau niciuna."""
+    monkeypatch.setenv("CURS_PROFIL", "complet")
+    lent = Raport(0.8, 0.75, 0.86, 5, jos=0.77, sus=0.84)
+    fara = concluzii.concluzie_accelerare(lent, "Varianta X", "cea Y", ce_se_compara="variante")
+    assert fara.endswith("durează de 1,25 ori mai mult.") and "Cauza" not in fara and "gărzi" not in fara
+    assert concluzii.cauza_lentorii(lent, ce_se_compara="variante") is None
+    # allow_in_graph: un graf, față de două ale variantei care se rupe: nu grafurile în plus o încetinesc
+    mai_putine = concluzii.concluzie_accelerare(lent, "Varianta allow_in_graph", "cea care se rupe",
+                                                ce_se_compara="variante", grafuri=(1, 2))
+    assert "nu vine din grafuri în plus" in mai_putine and "are 1 graf, față de 2" in mai_putine
+    mai_multe = concluzii.cauza_lentorii(lent, ce_se_compara="variante", grafuri=(5, 1))
+    assert "are 5 grafuri, față de 1" in mai_multe and "întrerupere" in mai_multe
+    rupt = concluzii.cauza_lentorii(lent, grafuri=(4, 0))
+    assert "se rupe în 4 grafuri" in rupt
+    assert "motivul meu" in concluzii.concluzie_accelerare(lent, cauza="motivul meu", ce_se_compara="variante")
+    with pytest.raises(ValueError, match="ce_se_compara"):
+        concluzii.cauza_lentorii(lent, ce_se_compara="altceva")
+    assert not concluzii.contradictii(mai_putine + fara)
 
 
 def test_cauza_pe_procesor_si_pe_un_gpu_limitat_de_procesor(monkeypatch):

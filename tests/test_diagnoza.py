@@ -140,7 +140,7 @@ def test_urma_profiler_si_regiunile_compilate(tmp_path):
 # --- etapele compilatorului ----------------------------------------------------------------------
 
 
-def test_compara_etape_gaseste_aleatorul_lui_inductor():
+def test_compara_etape_gaseste_generatorul_aleator_al_lui_inductor():
     def cu_zgomot(x):
         return torch.relu(x) + torch.randn_like(x)
 
@@ -219,3 +219,66 @@ def test_arata_harta_nu_intoarce_nimic(monkeypatch):
 
     monkeypatch.setattr(IPython.display, "display", lambda *a, **k: None)
     assert diagnoza.arata_harta() is None
+
+
+# --- gărzile, avertismentele, wrap_triton pe interpretor ---------------------------------------
+
+
+def _scor(x, w, pondere):
+    y = torch.tanh(x @ w) * pondere
+    if y.mean() > 0:
+        y = y - y.mean()
+    return torch.softmax(y, dim=-1)
+
+
+def test_cost_garzi_masoara_intrarea_care_s_ar_potrivi():
+    """Cifra „Guard eval latency” din jurnal e o singură evaluare la rece (n_iters=1, după golirea
+    cache-ului), la compilare; `cost_garzi` măsoară evaluarea la cald, cu `compara`."""
+    import inspect
+
+    import torch._dynamo.guards as garzi
+
+    assert "profile_guard_manager(\n                self.guard_manager.root, output_graph.local_scope, 1" in inspect.getsource(garzi)
+    torch._dynamo.reset()
+    compilat = torch.compile(_scor, backend="eager")
+    x, w = torch.randn(8, 32), torch.randn(32, 32) / 6
+    for pondere in (1, 2, 3):
+        compilat(x, w, pondere)
+    cost = diagnoza.cost_garzi(_scor, {"x": x, "w": w, "pondere": 3}, timp_minim_s=0.02)
+    assert cost is not None and cost.intrari == 2 and cost.compilare == "0/1"
+    assert cost.masuratoare.mediana_s > cost.gol.mediana_s > 0 and 0 < cost.pe_apel_s < 1e-3
+    assert diagnoza.cost_garzi(_scor, {"x": x, "w": w.double(), "pondere": 3}) is None  # nicio intrare nu se potrivește
+    torch._dynamo.reset()
+
+
+def test_avertismentele_lui_dynamo_in_romana():
+    import zlib
+
+    def ajutor(x):
+        return torch.nn.functional.gelu(x) * (2 + zlib.crc32(b"a") % 1)
+
+    torch._dynamo.reset()
+    with diagnoza.avertismente_dynamo() as avertismente:
+        torch.compile(lambda t: ajutor(t).cos(), backend="eager")(torch.randn(8))
+    torch._dynamo.reset()
+    romane = [a.in_romana for a in avertismente if a.in_romana]
+    assert any("`zlib.crc32`" in r and "custom_op" in r and "allow_in_graph" in r for r in romane), avertismente
+    assert all("\u015f" not in r and "\u0163" not in r for r in romane)
+
+
+def test_wrap_triton_pe_interpretor():
+    """Pe un procesor (interpretorul Triton), `torch.library.wrap_triton` trebuie să întoarcă kernel-ul
+    interpretat neschimbat, ca în torch 2.14 (torch 2.11 îl refuză; `wrap_triton_pe_interpretor` aduce
+    comportamentul nou). Pe GPU nu schimbă nimic."""
+    triton = pytest.importorskip("triton")
+    import curs_compilare  # noqa: F401
+    from curs_compilare.exercitii import cap07
+
+    instalata = diagnoza.wrap_triton_pe_interpretor()
+    if torch.cuda.is_available():
+        assert instalata is False
+        return
+    assert diagnoza.wrap_triton_pe_interpretor() == instalata  # a doua oară, la fel
+    assert torch.library.wrap_triton(cap07.kernel_exercitiul_2) is cap07.kernel_exercitiul_2
+    with pytest.raises(RuntimeError):
+        torch.library.wrap_triton(lambda x: x)  # celelalte obiecte trec mai departe, la fel de refuzate

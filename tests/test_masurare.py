@@ -128,7 +128,25 @@ def test_raport_in_zgomot_si_verdictele():
     assert masurare.Raport(1.02, 1.01, 1.03, 5).in_zgomot  # sub 3%: la fel
     assert masurare.Raport(1.3, 1.2, 1.4, 5).mai_rapid
     assert masurare.Raport(0.8, 0.75, 0.85, 5).mai_lent
-    assert str(masurare.Raport(2.31, 2.25, 2.4, 5)) == "2,31× (între 2,25× și 2,4× în 5 runde)"
+    assert str(masurare.Raport(2.31, 2.25, 2.4, 5)) == "2,31× (în 5 runde: între 2,25× și 2,4×)"
+    cu_cuantile = masurare.Raport(2.31, 2.0, 2.6, 5, jos=2.25, sus=2.4)
+    assert str(cu_cuantile) == "2,31× (20–80% din 5 runde: între 2,25× și 2,4×)"
+    assert masurare.Raport(2.3, 2.3, 2.3, 1).interval() == "o singură rundă"
+
+
+def test_intervalul_tiparit_e_cel_al_verdictului():
+    """Un verdict „mai lent” nu se tipărește cu un interval care îl încadrează pe 1: se tipăresc
+    cuantilele de 20% și 80% ale rundelor, după care s-a dat verdictul, nu minimul și maximul."""
+    a = masurare.Masuratoare(1.0, 1.0, 1.0, 5, "u", mediane_runde=(1.0,) * 5)
+    b = masurare.Masuratoare(1.3, 1.3, 1.3, 5, "u", mediane_runde=(1.35, 1.3, 1.32, 0.9, 1.31))
+    r = masurare.raport_din(a, b)
+    assert r.mai_lent and r.maxim > 1
+    jos, sus = r.capete_verdict
+    assert (jos, sus) == (r.jos, r.sus) and sus < 1
+    text = r.interval()
+    assert text.startswith("20–80% din 5 runde: între ")
+    valori = [float(v.replace(",", ".")) for v in __import__("re").findall(r"(\d+,?\d*)×", text)]
+    assert valori and all(v < 1 for v in valori), text
 
 
 def test_raport_din_masuratori_fara_runde_comune_e_raportul_medianelor():
