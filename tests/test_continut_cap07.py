@@ -282,3 +282,145 @@ def test_revizie_faptele_din_text_se_potrivesc_cu_sursa():
     assert "minifier_launcher.py" in text
     # Garda din cazul „int în range(n)” e pe `pasi`, numele argumentului din `repeta`.
     assert "`pasi == …`" in text and "`n == …`" not in text
+
+
+# --- revizia din issue-ul 21: cauze, baze de comparație, versiuni, uneltele expertului ------------
+
+
+def _apeluri_concluzie(cale=CAPITOL):
+    apeluri = []
+    for sursa in _celule(cale, "code"):
+        if "%matplotlib" in sursa:
+            continue
+        for nod in ast.walk(ast.parse(sursa)):
+            if isinstance(nod, ast.Call) and getattr(nod.func, "id", None) == "concluzie_accelerare":
+                apeluri.append(nod)
+    return apeluri
+
+
+def test_cauza_spusa_depinde_de_ce_se_compara():
+    """O concluzie „mai lent” nu pune pe seama gărzilor o diferență dintre două variante de cod (de
+    exemplu `allow_in_graph` față de varianta care se rupe, cu mai puține grafuri): fiecare apel care
+    nu compară o variantă compilată cu același cod eager dă `cauza=` sau `ce_se_compara=`."""
+    apeluri = _apeluri_concluzie()
+    assert len(apeluri) >= 6
+    for apel in apeluri:
+        numite = {k.arg: k.value for k in apel.keywords}
+        if "cauza" in numite or "ce_se_compara" in numite:
+            continue
+        referinta = numite.get("referinta")
+        assert referinta is None or ast.literal_eval(referinta) in ("cea eager", "aceeași variantă în modul eager"), ast.unparse(apel)
+    cod = _cod()
+    assert 'ce_se_compara="variante", grafuri=(grafuri[varianta], grafuri[referinta])' in cod
+    assert cod.count("concluzie_trapa(") >= 4
+
+
+def test_pasul_reparat_e_comparat_si_cu_eager_reparat():
+    cod = _cod()
+    assert '"eager, reparat": pas_reparat' in cod and '"compilat, reparat": pas_reparat_compilat' in cod
+    assert 'comparatie.accelerare("eager, reparat", "compilat, reparat")' in cod
+    assert "nu e cea mai rapidă dintre cele patru" in cod  # propoziția de sub grafic, din cifre
+    assert "07.pas_reparat_fata_de_eager_reparat" in cod
+    text = markdown(CAPITOL)
+    assert "**Baza de comparație.**" in text and "fused=True" in text and "capturable=True" in text
+
+
+def test_latenta_garzilor_e_o_cifra_la_rece():
+    import inspect
+
+    import torch._dynamo.guards as garzi
+
+    sursa = inspect.getsource(garzi)
+    assert "profile_guard_manager(" in sursa and "output_graph.local_scope, 1" in sursa  # n_iters = 1
+    text = markdown(CAPITOL)
+    assert "o cifră la rece, nu costul fiecărui apel" in text
+    assert "aproximativ cât plătești la fiecare apel" not in text
+    assert "diagnoza.cost_garzi(" in _cod()
+
+
+def test_observatiile_de_versiune_sunt_adevarate_pe_2_11_si_2_14():
+    """`graph_sizes` nu mai scrie nimic nici în torch 2.11 (verificat pe un H200), nici în 2.14: textul
+    nu mai spune „torch 2.14 nu mai tipărește”, iar celula spune ce a scris versiunea cursantului."""
+    import inspect
+
+    import torch._dynamo.output_graph as output_graph
+
+    assert "graph_sizes_log.debug" not in inspect.getsource(output_graph)
+    text = markdown(CAPITOL)
+    assert "torch 2.14 nu mai tipărește" not in text
+    assert "în torch 2.11 și 2.14 categoria există, dar Dynamo nu mai scrie nimic în ea" in text
+    assert "torch.__version__" in _cod()
+    assert "în torch 2.11 și 2.14, motivul apare la `cudagraphs`" in text
+
+
+def test_uneltele_expertului_exista_pe_versiunea_instalata():
+    cod, text = _cod(), markdown(CAPITOL)
+    for unealta in ("torch.library.opcheck(", "register_autograd(", 'set_stance("force_eager")',
+                    "torch.compiler.nested_compile_region(", "torch._check(", "torch.compiler.allow_in_graph("):
+        assert unealta in cod, unealta
+    for nume in ("cudagraph_skip_dynamic_graphs", "cudagraph_dynamic_shape_warn_limit"):
+        assert hasattr(torch._inductor.config.triton, nume) and nume in text
+    assert callable(torch.compiler.nested_compile_region) and callable(torch.library.opcheck)
+    assert hasattr(torch, "_check") and hasattr(torch, "_check_is_size")
+    # nonstrict_trace: numele public în torch 2.14, doar cel din torch._dynamo în 2.11 (verificat pe un H200)
+    assert 'getattr(torch.compiler, "nonstrict_trace", None) or getattr(torch._dynamo, "nonstrict_trace", None)' in cod
+    assert hasattr(torch._dynamo, "nonstrict_trace")
+    if tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 14):
+        assert hasattr(torch.compiler, "nonstrict_trace")
+    assert "în torch 2.11 lipsește" in text
+
+
+def test_restrictiile_lui_torch_cond_pe_versiunea_instalata():
+    """Tipuri diferite în ramuri: refuzat; forme diferite: acceptate (dimensiunea devine simbolică);
+    mutația intrării cu gradienții activi: refuzată."""
+    x = torch.randn(8, 4)
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="expected same dtype"):
+        torch.compile(lambda t: torch.cond(t.sum() > 0, lambda u: u.double() * 2, lambda u: u * 3, (t,)),
+                      backend="eager", fullgraph=True)(x)
+    torch._dynamo.reset()
+    rezultat = torch.compile(lambda t: torch.cond(t.sum() > 0, lambda u: (u * 2)[:2], lambda u: u * 3, (t,)),
+                             backend="eager", fullgraph=True)(x)
+    assert rezultat.shape[1] == 4
+
+    def modifica(u):
+        u.add_(1)
+        return u.clone()
+
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="mutation"):
+        torch.compile(lambda t: torch.cond(t.sum() > 0, modifica, lambda u: u.clone(), (t,)),
+                      backend="eager", fullgraph=True)(x.clone())
+    torch._dynamo.reset()
+    assert "formele pot diferi" in markdown(CAPITOL)
+
+
+def test_avertismentul_zlib_e_prins_si_spus_in_romana():
+    cod = _cod()
+    assert "with diagnoza.avertismente_dynamo() as avertismente:" in cod
+    assert "Avertismentul lui Dynamo, pe scurt:" in cod
+
+
+def test_premisa_exercitiului_4_in_text():
+    from curs_compilare.exercitii import cap07
+
+    import inspect
+
+    sursa = inspect.getsource(cap07._pas_cu_intreruperi)
+    assert sursa.count(".item()") >= 2 and "math.isfinite" in sursa
+    cod = _cod()
+    assert "cauza=f\"fiecare pas trece prin" in cod and "regiuni_pas" in cod
+
+
+def test_fara_calcurile_si_greselile_gasite_la_revizie():
+    """„aleatorul”, „bucla fierbinte”, „Compil-o”, „pașii” pentru *strides*: în notebook, soluții și
+    modulele capitolului."""
+    from pathlib import Path
+
+    texte = [markdown(CAPITOL), "\n".join(siruri_din_cod(CAPITOL)), markdown(SOLUTIE)]
+    for modul in ("curs_compilare/exercitii/cap07.py", "curs_compilare/diagnoza.py", "curs_compilare/concluzii.py",
+                  "curs_compilare/masurare.py"):
+        texte.append((RADACINA / modul).read_text(encoding="utf-8"))
+    for text in texte:
+        for gresit in (r"\baleatorul\b", r"bucla fierbinte", r"Compil-o", r"pașii și dispozitivul", r"\d de jetoane"):
+            assert not re.search(gresit, text), gresit

@@ -1,7 +1,9 @@
 """Verificările capitolului 07, atacate: pentru fiecare exercițiu, ciotul, None, tipul greșit, o
 excepție, un răspuns scris pe de rost, aproape-corecte, ocolirile lecției (atributul Python lăsat,
 `.item()`, `torch.compiler.disable`, configurația globală schimbată, `custom_op` în loc de
-`triton_op`, bucla lăsată eager), bucle fără sfârșit într-un `except:` gol, soluția de referință
+`triton_op`, grila fixă, `triton_op` fără `wrap_triton`, erorile lui Triton, bucla lăsată eager, bucla
+de lungime fixă, lucrul eager trecut printr-o funcție compilată banală, referințele verificării
+chemate din codul tău), bucle fără sfârșit într-un `except:` gol, soluția de referință
 și soluții alternative corecte. Fiecare test verifică verdictul și un cuvânt-cheie din mesaj.
 Testele de GPU rulează doar unde există CUDA."""
 
@@ -221,6 +223,15 @@ def test_1_disable_si_configuratia_globala():
     assert torch._dynamo.config.capture_scalar_outputs == inainte
 
 
+class FiltruCuReferinta(FiltruReparat):  # scurtătura: calculul de referință al verificării
+    def forward(self, x):
+        return cap07._referinta_filtru(self.liniar, x, self.prag)
+
+
+def test_1_referinta_privata_a_verificarii():
+    _respins(cap07.exercitiul_1(FiltruCuReferinta), "_referinta_filtru")
+
+
 def test_1_bucla_fara_sfarsit(monkeypatch):
     monkeypatch.setattr(cap07, "LIMITA_APEL_SCURT_S", 0.5)
     _respins(_repede(lambda: cap07.exercitiul_1(FiltruFaraSfarsit)), "n-a terminat")
@@ -355,8 +366,103 @@ def test_2_ocoliri_functie_simpla_custom_op_si_fara_kernel():
 
 
 def test_2_rezultat_gresit_si_pe_de_rost():
-    _respins(cap07.exercitiul_2(fara_coada), "Valorile diferă", "triton.cdiv")
+    _respins(cap07.exercitiul_2(fara_coada), "rămân nescrise", "triton.cdiv")
     _respins(cap07.exercitiul_2(pe_de_rost), "Valorile diferă", lipsa=("triton.cdiv",))
+
+
+def _cu_grila(nume, grila, block):
+    """Un triton_op care lansează kernel-ul prin wrap_triton cu o grilă dată (o funcție de n)."""
+    def corp(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        iesire = torch.empty_like(a)
+        n = a.numel()
+        torch.library.wrap_triton(K)[grila(n)](a, b, iesire, n, BLOCK=block)
+        return iesire
+
+    return torch.library.triton_op(f"curs07test::{nume}", corp, mutates_args=())
+
+
+grila_fixa = _cu_grila("grila_fixa", lambda n: (4,), 1024)  # acoperă 4 096 de elemente, cât formele mici
+grila_pentru_1024 = _cu_grila("grila_1024", lambda n: (triton.cdiv(1024, 128),), 128)
+grila_prea_mare = _cu_grila("grila_prea_mare", lambda n: (100_000,), 1024)  # acoperă tot (masca), dar e fixă
+block_nu_e_putere = _cu_grila("block_1000", lambda n: (triton.cdiv(n, 1000),), 1000)
+
+
+def test_2_grila_care_acopera_doar_formele_mici():
+    """Forma mare a verificării (zeci de mii de elemente pe procesor, milioane pe GPU, de lungime
+    impară) lasă nescrisă coada unei grile fixe sau socotite pentru 1024 de elemente."""
+    _respins(cap07.exercitiul_2(grila_fixa), "rămân nescrise", "triton.cdiv(n, BLOCK)")
+    _respins(cap07.exercitiul_2(grila_pentru_1024), "rămân nescrise")
+    _respins(cap07.exercitiul_2(grila_prea_mare), "grilă fixă", "triton.cdiv(n, BLOCK)")
+    forme = cap07._forme_exercitiul_2(__import__("random").Random(0), PE_GPU)
+    assert forme[0][0] % 2 == 1 and forme[0][0] > 4 * 4096
+
+
+@torch.library.triton_op("curs07test::fara_wrap", mutates_args=())
+def fara_wrap(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:  # triton_op, dar kernel-ul lansat direct
+    iesire = torch.empty_like(a)
+    n = a.numel()
+    K[(triton.cdiv(n, 256),)](a, b, iesire, n, BLOCK=256)
+    return iesire
+
+
+from torch.library import wrap_triton as _wrap_importat  # noqa: E402
+
+
+@torch.library.triton_op("curs07test::wrap_importat", mutates_args=())
+def wrap_importat(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:  # corect: wrap_triton importat înainte
+    iesire = torch.empty_like(a)
+    n = a.numel()
+    _wrap_importat(K)[(triton.cdiv(n, 512),)](a, b, iesire, n, BLOCK=512)
+    return iesire
+
+
+def test_2_triton_op_fara_wrap_triton():
+    _respins(cap07.exercitiul_2(fara_wrap), "direct", "wrap_triton")
+    _acceptat(cap07.exercitiul_2(wrap_importat))
+
+
+@torch.library.triton_op("curs07test::ordine_gresita", mutates_args=())
+def ordine_gresita(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    iesire = torch.empty_like(a)
+    n = a.numel()
+    torch.library.wrap_triton(K)[(triton.cdiv(n, 256),)](a, n, b, iesire, BLOCK=256)
+    return iesire
+
+
+@torch.library.triton_op("curs07test::n_fix", mutates_args=())
+def n_fix(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    iesire = torch.empty_like(a)
+    torch.library.wrap_triton(K)[(triton.cdiv(a.numel(), 256),)](a, b, iesire, 1024, BLOCK=256)
+    return iesire
+
+
+def test_2_erorile_lui_triton_au_indiciu_in_romana():
+    rezultat = cap07.exercitiul_2(block_nu_e_putere)
+    _respins(rezultat, "Triton a oprit", "putere a lui 2", "ai dat 1000", "în engleză")
+    _respins(cap07.exercitiul_2(ordine_gresita), "Triton a oprit", "ordinea e `(a, b, iesire, n, BLOCK=…)`")
+    _respins(cap07.exercitiul_2(n_fix), "`n = 1 024`", "a.numel()")
+
+
+@torch.library.triton_op("curs07test::cu_referinta", mutates_args=())
+def cu_referinta(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:  # lansează kernel-ul, întoarce referința
+    iesire = torch.empty_like(a)
+    n = a.numel()
+    torch.library.wrap_triton(K)[(triton.cdiv(n, 256),)](a, b, iesire, n, BLOCK=256)
+    return cap07.referinta_exercitiul_2(a, b)
+
+
+@torch.library.triton_op("curs07test::calcul_torch", mutates_args=())
+def calcul_torch(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:  # lansează kernel-ul, întoarce alt calcul
+    iesire = torch.empty_like(a)
+    n = a.numel()
+    torch.library.wrap_triton(K)[(triton.cdiv(n, 256),)](a, b, iesire, n, BLOCK=256)
+    return a * torch.sigmoid(b)
+
+
+def test_2_rezultatul_din_alta_parte_decat_kernel_ul():
+    _respins(cap07.exercitiul_2(cu_referinta), "referinta_exercitiul_2")
+    assert cap07.referinta_exercitiul_2.__name__ == "referinta_exercitiul_2"  # pusă la loc
+    _respins(cap07.exercitiul_2(calcul_torch), "nu e cel în care a scris kernel-ul")
 
 
 def test_2_mutatii():
@@ -376,7 +482,7 @@ def test_2_pe_gpu_inductor_vede_kernel_ul():
     _acceptat(rezultat)
     assert "codul generat" in rezultat.mesaj
     _respins(cap07.exercitiul_2(poarta_torch), "custom_op")
-    _respins(cap07.exercitiul_2(fara_coada), "Valorile diferă")
+    _respins(cap07.exercitiul_2(fara_coada), "rămân nescrise")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -499,6 +605,14 @@ def test_3_unealta_cursului_ca_scurtatura():
     _respins(cap07.exercitiul_3(cu_unealta), "compara_etape", "scrii tu bucla")
     _respins(cap07.exercitiul_3(cu_unealta_prinsa), "compara_etape")
     assert diagnoza.compara_etape.__name__ == "compara_etape"  # unealta pusă la loc
+
+
+def test_3_bisectia_privata_a_verificarii():
+    def cu_referinta_privata(functie, intrari, etape=cap07.ETAPE):
+        return cap07._prima_etapa_diferita(functie, intrari, etape)
+
+    _respins(cap07.exercitiul_3(cu_referinta_privata), "_prima_etapa_diferita", "scrii tu bucla")
+    assert cap07._prima_etapa_diferita.__name__ == "_prima_etapa_diferita"
 
 
 def test_3_tolerante_fixe_de_float32(monkeypatch):
@@ -645,6 +759,51 @@ def test_4_ocoliri_eager_si_recompilari():
     _respins(cap07.exercitiul_4(_bucla_cu(_pas_rapid, reset=True)), "se recompilează", lipsa=("întrerupe",))
 
 
+def bucla_fixa(w, x, tinta, pasi):  # ignoră `pasi`: face numărul implicit de pași
+    return bucla_reparata(w, x, tinta, cap07.intrari_bucla()[3])
+
+
+_identitate = torch.compile(lambda t: t + 0, backend="aot_eager")
+
+
+def bucla_cu_momeala(w, x, tinta, pasi):  # pasul eager, trecut printr-o funcție compilată banală
+    viteza = torch.zeros_like(w)
+    pierderi = []
+    for _ in range(pasi):
+        w, viteza, pierdere = _pas(w, viteza, x, tinta)
+        w = _identitate(w)
+        pierderi.append(pierdere)
+    return w, torch.stack(pierderi)
+
+
+def bucla_cu_referinta(w, x, tinta, pasi):  # referința eager, cu o momeală compilată
+    _identitate(w)
+    return cap07.bucla_eager(w, x, tinta, pasi)
+
+
+def bucla_cu_pasul_stricat(w, x, tinta, pasi):
+    viteza = torch.zeros_like(w)
+    pierderi = []
+    for _ in range(pasi):
+        w, viteza, pierdere = cap07._pas_compilat(w, viteza, x, tinta)
+        pierderi.append(pierdere)
+    return w, torch.tensor(pierderi)
+
+
+def test_4_lungime_fixa_a_buclei():
+    _respins(cap07.exercitiul_4(bucla_fixa), "număr fix de pași", "pasi")
+
+
+def test_4_lucrul_eager_trecut_printr_o_functie_compilata_banala():
+    _respins(cap07.exercitiul_4(bucla_cu_momeala), "rulează eager", "grosul pasului nu e compilat")
+
+
+def test_4_referinta_si_exemplul_stricat_chemate_din_bucla():
+    _respins(cap07.exercitiul_4(bucla_cu_referinta), "verificari.bucla_eager")
+    _respins(cap07.exercitiul_4(bucla_cu_pasul_stricat), "verificari._pas_compilat")
+    assert cap07.bucla_eager.__name__ == "bucla_eager" and cap07._pas_compilat is not None
+
+
 def test_4_configuratia_globala():
     def cu_configuratie(w, x, tinta, pasi):
         torch._dynamo.config.cache_size_limit = 1000
@@ -669,6 +828,8 @@ def test_4_bucla_fara_sfarsit(monkeypatch):
 
 
 def test_4_exemplul_stricat_are_intreruperi_si_acelasi_rezultat():
+    """Faptele din textul capitolului: pasul stricat se rupe în mai multe regiuni compilate (cel
+    puțin trei: până la pierdere, gradientul, actualizarea) și dă rezultatul buclei eager."""
     w, x, tinta, pasi = cap07.intrari_bucla(pasi=6)
     torch._dynamo.reset()
     torch._dynamo.utils.counters.clear()
@@ -676,6 +837,8 @@ def test_4_exemplul_stricat_are_intreruperi_si_acelasi_rezultat():
     assert torch._dynamo.utils.counters["graph_break"], "bucla_lenta trebuie să aibă întreruperi"
     eager = cap07.bucla_eager(w, x, tinta, pasi)
     torch.testing.assert_close(lent, eager, rtol=1e-4, atol=1e-5)
+    _, regiuni = cap07._regiuni_compilate(cap07.bucla_lenta, w, x, tinta, 1)
+    assert regiuni >= 3, regiuni
     torch._dynamo.reset()
 
 
@@ -705,5 +868,8 @@ def test_4_pe_gpu_bucla_lenta_nu_e_mai_rapida_decat_eager():
     w, x, tinta, pasi = cap07.intrari_bucla()
     comparatie = compara({"eager": cap07.bucla_eager, "lentă": cap07.bucla_lenta}, w, x, tinta, pasi,
                          runde=5, timp_minim_s=1.0)
-    accelerare = comparatie.masuratori["eager"].mediana_s / comparatie.masuratori["lentă"].mediana_s
-    assert accelerare < cap07.ACCELERARE_MINIMA_4, accelerare
+    raport = comparatie.accelerare("eager", "lentă")
+    assert raport.mediana < cap07.ACCELERARE_MINIMA_4, str(raport)
+    # premisa („compilată, dar mai lentă”) cu o margine: verdictul „mai lentă”, rundele din mijloc sub 0,95×
+    # (pe un H200, cu torch 2.11: 0,58× și 0,75×, cuantila de 80% cel mult 0,89×)
+    assert raport.mai_lent and raport.capete_verdict[1] < 0.95, str(raport)

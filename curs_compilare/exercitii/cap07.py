@@ -151,9 +151,10 @@ def _explica_eroare_compilata(eroare: BaseException) -> str:
     return explica_exceptie(eroare)
 
 
-def _ruleaza(functie, *argumente, ce: str, limita_s: float | None = None, **numite):
+def _ruleaza(functie, *argumente, ce: str, limita_s: float | None = None, explica=None, **numite):
     """Apelează (direct sau printr-o funcție compilată) codul cursantului, cu limită de timp și
-    fără jurnalele PyTorch pe ecran; o excepție devine `GresealaCursant`."""
+    fără jurnalele PyTorch pe ecran; o excepție devine `GresealaCursant`, explicată de
+    `explica(eroare)` (dacă întoarce un text) sau de `_explica_eroare_compilata`."""
     gradient = torch.is_grad_enabled()
     try:
         with _fara_jurnale_torch(), limita_timp(limita_s if limita_s is not None else LIMITA_APEL_S, ce):
@@ -161,9 +162,88 @@ def _ruleaza(functie, *argumente, ce: str, limita_s: float | None = None, **numi
     except GresealaCursant:
         raise
     except Exception as eroare:
-        raise GresealaCursant(_explica_eroare_compilata(eroare)) from None
+        mesaj = explica(eroare) if explica is not None else None
+        raise GresealaCursant(mesaj or _explica_eroare_compilata(eroare)) from None
     finally:
         torch.set_grad_enabled(gradient)
+
+
+def _spatii_globale(*obiecte) -> list[dict]:
+    """Spațiile de nume globale (`__globals__`) ale codului cursantului din `obiecte`: funcții,
+    clase (metodele lor), operații `torch.library` (funcția din spatele lor)."""
+    from .baza import _e_cod_al_cursantului
+
+    functii = []
+    for obiect in obiecte:
+        if inspect.isclass(obiect):
+            for clasa in obiect.__mro__:
+                functii += [v for v in vars(clasa).values() if inspect.isfunction(v)]
+        else:
+            functii.append(obiect)
+            interioara = getattr(obiect, "_init_fn", None)  # CustomOpDef: funcția înregistrată
+            for functie in (interioara, *(c.cell_contents for c in getattr(interioara, "__closure__", None) or ()
+                                          if inspect.isfunction(getattr(c, "cell_contents", None)))):
+                if inspect.isfunction(functie):
+                    functii.append(functie)
+    spatii, vazute = [], set()
+    for functie in functii:
+        functie = inspect.unwrap(functie) if inspect.isfunction(functie) else functie
+        cod = getattr(functie, "__code__", None)
+        spatiu = getattr(functie, "__globals__", None)
+        if cod is None or spatiu is None or id(spatiu) in vazute or not _e_cod_al_cursantului(cod.co_filename):
+            continue
+        vazute.add(id(spatiu))
+        spatii.append(spatiu)
+    return spatii
+
+
+@contextlib.contextmanager
+def _fara_scurtaturi(interzise, *ale_cursantului):
+    """Cât ține blocul, funcțiile din `interzise` (tupluri `(modul, nume, mesaj)`: funcția
+    verificării cu răspunsul de referință, o unealtă a cursului care face chiar exercițiul) sunt
+    înlocuite, în modulul lor și în spațiile de nume ale codului cursantului (`ale_cursantului`),
+    cu una care, chemată din codul cursantului, notează folosirea și ridică
+    `GresealaCursant(mesaj)` (chemată din codul cursului, face ce făcea). La ieșire, totul e pus la
+    loc; dacă vreuna a fost chemată (chiar dacă un `except` al cursantului a înghițit eroarea),
+    ridică `GresealaCursant(mesaj)`."""
+    import sys
+
+    from .baza import _e_cod_al_cursantului
+
+    folosite: list[str] = []
+    puse_la_loc = []
+    spatii = _spatii_globale(*ale_cursantului)
+    for modul, nume, mesaj in interzise:
+        originala = getattr(modul, nume)
+
+        def paznic(*argumente, _mesaj=mesaj, _originala=originala, **numite):
+            # Verificarea însăși (codul cursului) o poate chema în continuare; codul cursantului, nu.
+            if _e_cod_al_cursantului(sys._getframe(1).f_code.co_filename):
+                folosite.append(_mesaj)
+                raise GresealaCursant(_mesaj)
+            return _originala(*argumente, **numite)
+
+        setattr(modul, nume, paznic)
+        puse_la_loc.append((vars(modul) if not isinstance(modul, dict) else modul, nume, originala))
+        for spatiu in spatii:
+            for cheie, valoare in list(spatiu.items()):
+                if valoare is originala:
+                    spatiu[cheie] = paznic
+                    puse_la_loc.append((spatiu, cheie, originala))
+    try:
+        yield folosite
+    finally:
+        for spatiu, cheie, originala in reversed(puse_la_loc):
+            spatiu[cheie] = originala
+    if folosite:
+        raise GresealaCursant(folosite[0])
+
+
+def _mesaj_referinta_privata(nume: str, ce_ceri: str) -> str:
+    return (
+        f"Ai folosit `verificari.{nume}`, funcția cu care verificarea își calculează răspunsul de referință. "
+        f"Exercițiul îți cere {ce_ceri}."
+    )
 
 
 def _pe_gpu() -> bool:
@@ -255,6 +335,17 @@ def _intrare_departe_de_prag(liniar, forma, praguri, generator) -> torch.Tensor:
     return x
 
 
+def _acest_modul():
+    import sys
+
+    return sys.modules[__name__]
+
+
+def _interzise_1():
+    return [(_acest_modul(), "_referinta_filtru", _mesaj_referinta_privata(
+        "_referinta_filtru", "să ții pragul într-un tensor în clasa ta, nu să chemi calculul verificării"))]
+
+
 def _verifica_clasa_filtru(clasa) -> None:
     if clasa is None:
         raise GresealaCursant("Ai dat None: dă verificării clasa ta, `verificari.exercitiul_1(FiltruReparat)`.")
@@ -293,40 +384,41 @@ def exercitiul_1(FiltruReparat) -> Rezultat:
         inainte = _configuratia()
         _goleste_dynamo()
         try:
-            with torch.random.fork_rng():
-                torch.manual_seed(rng.randrange(2**31))
-                modul = apeleaza(FiltruReparat, canale, limita_s=LIMITA_APEL_SCURT_S,
-                                 ce=f"constructorul clasei tale, `FiltruReparat({canale})`,")
-            if not callable(getattr(modul, "seteaza_prag", None)):
-                raise GresealaCursant(
-                    "Clasei tale îi lipsește metoda `seteaza_prag(self, valoare)`: păstrează interfața lui `FiltruCuPrag`."
-                )
-            liniar = _liniarul(modul, canale)
-            intrari = [_intrare_departe_de_prag(liniar, (lot, canale), praguri, generator) for _ in praguri]
+            with _fara_scurtaturi(_interzise_1(), FiltruReparat):
+                with torch.random.fork_rng():
+                    torch.manual_seed(rng.randrange(2**31))
+                    modul = apeleaza(FiltruReparat, canale, limita_s=LIMITA_APEL_SCURT_S,
+                                     ce=f"constructorul clasei tale, `FiltruReparat({canale})`,")
+                if not callable(getattr(modul, "seteaza_prag", None)):
+                    raise GresealaCursant(
+                        "Clasei tale îi lipsește metoda `seteaza_prag(self, valoare)`: păstrează interfața lui `FiltruCuPrag`."
+                    )
+                liniar = _liniarul(modul, canale)
+                intrari = [_intrare_departe_de_prag(liniar, (lot, canale), praguri, generator) for _ in praguri]
 
-            # 1. Rulat normal: același rezultat ca FiltruCuPrag, la fiecare prag.
-            for prag, x in zip(praguri, intrari):
-                apeleaza(modul.seteaza_prag, prag, limita_s=LIMITA_APEL_SCURT_S, ce="`seteaza_prag`")
-                with torch.no_grad():
-                    obtinut = apeleaza(modul, x.clone(), limita_s=LIMITA_APEL_SCURT_S, ce="filtrul tău (rulat normal)")
-                compara_tensori(obtinut, _referinta_filtru(liniar, x, prag),
-                                f"rulat normal, cu pragul {format_numar(prag, 4)}")
+                # 1. Rulat normal: același rezultat ca FiltruCuPrag, la fiecare prag.
+                for prag, x in zip(praguri, intrari):
+                    apeleaza(modul.seteaza_prag, prag, limita_s=LIMITA_APEL_SCURT_S, ce="`seteaza_prag`")
+                    with torch.no_grad():
+                        obtinut = apeleaza(modul, x.clone(), limita_s=LIMITA_APEL_SCURT_S, ce="filtrul tău (rulat normal)")
+                    compara_tensori(obtinut, _referinta_filtru(liniar, x, prag),
+                                    f"rulat normal, cu pragul {format_numar(prag, 4)}")
 
-            # 2. Compilat: o singură compilare pentru toate pragurile, graful rulat la fiecare apel.
-            _goleste_dynamo()
-            numarator = NumaratorCompilari()
-            compilat = torch.compile(modul, backend=numarator)
-            compilari_pe_apel = []
-            for prag, x in zip(praguri, intrari):
-                apeleaza(modul.seteaza_prag, prag, limita_s=LIMITA_APEL_SCURT_S, ce="`seteaza_prag`")
-                rulari, compilari = numarator.rulari, numarator.compilari
-                with torch.no_grad():
-                    obtinut = _ruleaza(compilat, x.clone(), ce="filtrul tău compilat")
-                compara_tensori(obtinut, _referinta_filtru(liniar, x, prag),
-                                f"compilat, cu pragul {format_numar(prag, 4)}")
-                compilari_pe_apel.append((numarator.rulari - rulari, numarator.compilari - compilari))
-            intreruperi = _intreruperi()
-            motive = _motive_recompilare()
+                # 2. Compilat: o singură compilare pentru toate pragurile, graful rulat la fiecare apel.
+                _goleste_dynamo()
+                numarator = NumaratorCompilari()
+                compilat = torch.compile(modul, backend=numarator)
+                compilari_pe_apel = []
+                for prag, x in zip(praguri, intrari):
+                    apeleaza(modul.seteaza_prag, prag, limita_s=LIMITA_APEL_SCURT_S, ce="`seteaza_prag`")
+                    rulari, compilari = numarator.rulari, numarator.compilari
+                    with torch.no_grad():
+                        obtinut = _ruleaza(compilat, x.clone(), ce="filtrul tău compilat")
+                    compara_tensori(obtinut, _referinta_filtru(liniar, x, prag),
+                                    f"compilat, cu pragul {format_numar(prag, 4)}")
+                    compilari_pe_apel.append((numarator.rulari - rulari, numarator.compilari - compilari))
+                intreruperi = _intreruperi()
+                motive = _motive_recompilare()
         finally:
             schimbate = _schimbari_configuratie(inainte)
             _restaureaza_configuratia(inainte)
@@ -358,7 +450,7 @@ def exercitiul_1(FiltruReparat) -> Rezultat:
                 "și schimbă-i valoarea în `seteaza_prag` (`self.prag.fill_(valoare)`): pentru Dynamo, "
                 "valoarea unui tensor nu e o gardă."
             )
-            raise GresealaCursant(f"Au fost {total} pentru {format_numar(NUMAR_PRAGURI)} praguri.{detaliu}{sfat}")
+            raise GresealaCursant(f"Au fost {total} pentru {cu_substantiv(NUMAR_PRAGURI, 'prag', 'praguri')}.{detaliu}{sfat}")
         fara_graf = [i for i, (r, _) in enumerate(compilari_pe_apel) if r == 0]
         if fara_graf:
             raise GresealaCursant(
@@ -366,7 +458,7 @@ def exercitiul_1(FiltruReparat) -> Rezultat:
                 "compilat n-a rulat deloc: filtrul a rulat în modul eager, pe lângă `torch.compile`."
             )
         return (
-            f"O singură compilare pentru {format_numar(NUMAR_PRAGURI)} praguri diferite, fără întreruperi: "
+            f"O singură compilare pentru {cu_substantiv(NUMAR_PRAGURI, 'prag', 'praguri')} diferite, fără întreruperi: "
             "pragul e acum o valoare dintr-un tensor, nu o constantă a grafului."
         )
 
@@ -423,14 +515,37 @@ def _pe_interpretor() -> bool:
     return kernel_exercitiul_2 is not None and type(kernel_exercitiul_2).__name__ == "InterpretedFunction"
 
 
+def _programe_si_argumente(obiect, argumente, numite):
+    """Din argumentele unei lansări `kernel[grila](...)` (cum ajung la `run`): numărul de programe
+    al grilei (produsul dimensiunilor ei, după ce o funcție-grilă e chemată cu argumentele) și
+    argumentele kernel-ului, pe nume. Ce nu se poate afla rămâne None."""
+    legate = {}
+    with contextlib.suppress(Exception):
+        semnatura = inspect.signature(getattr(obiect, "fn", obiect))
+        parametri = semnatura.parameters
+        legate = dict(semnatura.bind_partial(*argumente, **{k: v for k, v in numite.items() if k in parametri}).arguments)
+    programe = None
+    with contextlib.suppress(Exception):
+        grila = numite.get("grid")
+        if callable(grila):
+            grila = grila(dict(legate))
+        if isinstance(grila, int):
+            grila = (grila,)
+        programe = math.prod(int(d) for d in grila)
+    return programe, legate
+
+
 @contextlib.contextmanager
-def _lansari_kernel(fara_tensori_falsi: bool = False):
-    """Numără lansările lui `kernel_exercitiul_2` (`kernel[grila](...)` ajunge la `run`). Cu
-    `fara_tensori_falsi`, o lansare cu tensori „fake” (Dynamo urmărește operația fără date, iar
-    interpretorul Triton ar cere memoria lor) nu se execută: doar se numără, separat."""
+def _lansari_kernel(fara_tensori_falsi: bool = False, stare_wrap: dict | None = None):
+    """Notează lansările lui `kernel_exercitiul_2` (`kernel[grila](...)` ajunge la `run`), câte un
+    dicționar pe lansare: `falsi` (argumente „fake”: Dynamo urmărește operația fără date), `prin_wrap`
+    (lansat prin rezultatul lui `wrap_triton`, după `stare_wrap` de la `_urmareste_wrap_triton`),
+    `programe`, `BLOCK`, `n` și `iesire` (memoria în care scrie kernel-ul). Cu
+    `fara_tensori_falsi`, o lansare cu tensori „fake” (interpretorul Triton ar cere memoria lor)
+    nu se execută, doar se notează. `numarate["alte"]` numără lansările altor kernel-uri."""
     from torch._subclasses.fake_tensor import FakeTensor
 
-    numarate = {"reale": 0, "falsi": 0, "alte": 0}
+    numarate = {"reale": 0, "falsi": 0, "alte": 0, "lista": []}
     clase = []
     for modul, nume in (("triton.runtime.jit", "JITFunction"), ("triton.runtime.interpreter", "InterpretedFunction")):
         with contextlib.suppress(Exception):
@@ -445,12 +560,30 @@ def _lansari_kernel(fara_tensori_falsi: bool = False):
             if obiect is not kernel_exercitiul_2:
                 numarate["alte"] += 1
                 return original(obiect, *argumente, **numite)
-            if any(isinstance(v, FakeTensor) for v in (*argumente, *numite.values())):
+            falsi = any(isinstance(v, FakeTensor) for v in (*argumente, *numite.values()))
+            programe, legate = _programe_si_argumente(obiect, argumente, numite)
+            iesire = legate.get("iesire_ptr")
+            numarate["lista"].append({
+                "falsi": falsi,
+                "prin_wrap": bool(stare_wrap and stare_wrap["prin_wrap"] > 0),
+                "programe": programe,
+                "BLOCK": legate.get("BLOCK"),
+                "n": legate.get("n"),
+                "iesire": (iesire.untyped_storage().data_ptr()
+                           if isinstance(iesire, torch.Tensor) and not falsi else None),
+            })
+            if falsi:
                 numarate["falsi"] += 1
                 if fara_tensori_falsi:
                     return None
             else:
                 numarate["reale"] += 1
+                a, block = legate.get("a_ptr"), legate.get("BLOCK")
+                if (isinstance(programe, int) and isinstance(block, int) and block > 0 and isinstance(a, torch.Tensor)
+                        and programe > -(-a.numel() // block)):
+                    # O grilă cu programe în plus: verificarea o respinge oricum (`_verifica_grila`), iar
+                    # interpretorul Triton ar rula degeaba fiecare program, pe rând.
+                    return None
             return original(obiect, *argumente, **numite)
 
         return run
@@ -462,6 +595,114 @@ def _lansari_kernel(fara_tensori_falsi: bool = False):
     finally:
         for clasa, original in clase:
             clasa.run = original
+
+
+class _LansatorPrinWrap:
+    """Ce întoarce `wrap_triton` cât îl urmărește verificarea: se poartă ca rezultatul adevărat,
+    dar notează că lansarea `rezultat[grila](...)` (sau `rezultat.run(...)`) trece prin el."""
+
+    def __init__(self, rezultat, stare: dict):
+        self._rezultat = rezultat
+        self._stare = stare
+
+    def _cu_semn(self, lansare):
+        def lanseaza(*argumente, **numite):
+            self._stare["prin_wrap"] += 1
+            try:
+                return lansare(*argumente, **numite)
+            finally:
+                self._stare["prin_wrap"] -= 1
+
+        return lanseaza
+
+    def __getitem__(self, grila):
+        return self._cu_semn(self._rezultat[grila])
+
+    def __getattr__(self, nume):
+        valoare = getattr(self._rezultat, nume)
+        return self._cu_semn(valoare) if nume == "run" else valoare
+
+
+@contextlib.contextmanager
+def _urmareste_wrap_triton(*ale_cursantului):
+    """Cât ține blocul, `torch.library.wrap_triton` (și orice nume care o leagă în codul
+    cursantului) notează kernel-urile primite și întoarce un `_LansatorPrinWrap`. Pe un procesor,
+    cu interpretorul, `wrap_triton` întoarce chiar kernel-ul (nu schimbă nimic la rulare), iar în
+    modul eager `triton_op` o oprește și pe GPU: singurul semn că lansarea trece prin ea e chiar
+    apelul ei."""
+    import torch._library.triton as biblioteca_triton
+
+    stare = {"prin_wrap": 0, "kerneluri": []}
+    originala = biblioteca_triton.wrap_triton
+    originale = {id(f): f for f in (originala, torch.library.wrap_triton, getattr(originala, "__wrapped__", None)) if f}
+
+    def spion(triton_kernel, /):
+        stare["kerneluri"].append(triton_kernel)
+        return _LansatorPrinWrap(originala(triton_kernel), stare)
+
+    puse_la_loc = [(vars(biblioteca_triton), "wrap_triton", biblioteca_triton.wrap_triton),
+                   (vars(torch.library), "wrap_triton", torch.library.wrap_triton)]
+    for spatiu in _spatii_globale(*ale_cursantului):
+        for cheie, valoare in list(spatiu.items()):
+            if id(valoare) in originale and valoare is originale[id(valoare)]:
+                puse_la_loc.append((spatiu, cheie, valoare))
+    for spatiu, cheie, _ in puse_la_loc:
+        spatiu[cheie] = spion
+    try:
+        yield stare
+    finally:
+        for spatiu, cheie, valoare in reversed(puse_la_loc):
+            spatiu[cheie] = valoare
+
+
+_TIPARE_TRITON = (
+    (r"range must be a power of 2",
+     "`BLOCK` trebuie să fie o putere a lui 2 (`tl.arange(0, BLOCK)` o cere): 128, 256, 512, 1024{block}"),
+    (r"exceeds triton maximum tensor numel",
+     "`BLOCK` e prea mare: un bloc Triton are cel mult 1 048 576 de elemente; 1024 e o alegere bună{block}"),
+    (r"Unsupported ptr type|invalid operands of type pointer|pointer<|has no attribute 'dtype'",
+     "un argument al kernel-ului nu e ce așteaptă acesta: ordinea e `(a, b, iesire, n, BLOCK=…)`, cu "
+     "tensorii înșiși (nu `data_ptr()`) pe primele trei locuri și `n` un întreg Python (`a.numel()`)"),
+    (r"cannot be interpreted as an integer|must be an int|'float' object",
+     "grila trebuie să fie un tuplu de întregi, `(triton.cdiv(n, BLOCK),)`: `n / BLOCK` dă un număr cu zecimale"),
+    (r"missing (?:\d+ )?required (?:positional )?argument",
+     "lipsește un argument al kernel-ului: `kernel_exercitiul_2` primește `(a, b, iesire, n, BLOCK=…)`"),
+    (r"unexpected keyword argument",
+     "un argument are alt nume decât în kernel: `kernel_exercitiul_2(a_ptr, b_ptr, iesire_ptr, n, BLOCK)`"),
+)
+
+
+def _explica_eroare_triton(eroare: BaseException, lansari: dict | None = None) -> str | None:
+    """O eroare a lui Triton (a interpretorului, pe un procesor, sau a compilatorului lui, pe GPU),
+    spusă în română, cu un indiciu; None dacă eroarea nu vine de la Triton. `lansari` (de la
+    `_lansari_kernel`) dă argumentele ultimei lansări (`BLOCK`-ul dat)."""
+    import re
+
+    lant, vazute, e = [], set(), eroare
+    while e is not None and id(e) not in vazute:
+        vazute.add(id(e))
+        lant.append(e)
+        e = e.__cause__ or (None if e.__suppress_context__ else e.__context__)
+    de_la_triton = any(type(x).__module__.startswith("triton") or "triton" in type(x).__name__.lower() for x in lant)
+    text = " ".join(" ".join(str(x).split()) for x in lant)
+    if not de_la_triton and "kernel_exercitiul_2" not in text:
+        return None
+    block = ""
+    ultima = (lansari or {}).get("lista", [])[-1:]
+    if ultima and isinstance(ultima[0].get("BLOCK"), int):
+        block = f"; ai dat {ultima[0]['BLOCK']}"
+    indiciu = next((sablon.format(block=block) for tipar, sablon in _TIPARE_TRITON if re.search(tipar, text)), None)
+    if indiciu is None and not de_la_triton:
+        return None
+    linie = linia_cursantului(eroare)
+    unde = f" la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else ""
+    original = next((" ".join(str(x).split()) for x in reversed(lant) if str(x).strip()), type(eroare).__name__)
+    original = original[:200].rstrip() + (" …" if len(original) > 200 else "")
+    return (
+        f"Triton a oprit lansarea kernel-ului{unde}: "
+        + (indiciu if indiciu else "kernel-ul nu s-a putut rula cu argumentele date")
+        + f". (Mesajul lui Triton, în engleză: „{original}”.)"
+    )
 
 
 def _numele_operatiei(operatie) -> str | None:
@@ -497,10 +738,12 @@ def _schema(nume: str):
 
 
 def _forme_exercitiul_2(rng, pe_gpu: bool):
-    """Trei forme: un vector a cărui lungime nu e multiplu de niciun bloc obișnuit, o matrice și una
-    mai mică decât un bloc."""
-    mare = 1 << (20 if pe_gpu else 12)
-    n = rng.randrange(mare // 2, mare) | 1
+    """Trei forme: un vector mare, de lungime impară (deci multiplu de niciun bloc, iar o grilă
+    fixă sau una socotită pentru 1024 de elemente îi lasă coada nescrisă), o matrice și un vector
+    mai mic decât un bloc. Pe procesor, vectorul mare are 49 152–65 535 de elemente
+    (interpretorul Triton rulează programele pe rând); pe GPU, 1,5–2 milioane."""
+    mare = 1 << (21 if pe_gpu else 16)
+    n = rng.randrange(mare * 3 // 4, mare) | 1
     return [(n,), (rng.randint(3, 40), rng.randint(3, 90) | 1), (rng.randint(1, 60),)]
 
 
@@ -562,6 +805,63 @@ def _sfat_coada(obtinut, asteptat) -> str:
     return ""
 
 
+@contextlib.contextmanager
+def _wrap_triton_actual(*ale_cursantului):
+    """Cât ține blocul, numele din codul cursantului legate de `wrap_triton`-ul dinainte de
+    `diagnoza.wrap_triton_pe_interpretor` (un `from torch.library import wrap_triton` scris înainte)
+    arată spre cel de acum, care lasă kernel-ul interpretat să treacă (torch 2.11, pe procesor)."""
+    actuala = torch.library.wrap_triton
+    veche = getattr(actuala, "__wrapped__", None)
+    puse_la_loc = []
+    if veche is not None:
+        for spatiu in _spatii_globale(*ale_cursantului):
+            for cheie, valoare in list(spatiu.items()):
+                if valoare is veche:
+                    spatiu[cheie] = actuala
+                    puse_la_loc.append((spatiu, cheie, valoare))
+    try:
+        yield
+    finally:
+        for spatiu, cheie, valoare in puse_la_loc:
+            spatiu[cheie] = valoare
+
+
+def _interzise_2():
+    return [(_acest_modul(), "referinta_exercitiul_2",
+             "Ai folosit `verificari.referinta_exercitiul_2`, calculul în PyTorch cu care verificarea își face "
+             "rezultatul așteptat. Rezultatul operației tale trebuie să-l scrie `kernel_exercitiul_2`.")]
+
+
+def _verifica_grila(lansari: list[dict], numar: int, text: str) -> None:
+    """Fiecare lansare trebuie să aibă exact `triton.cdiv(n, BLOCK)` programe, iar `n` dat
+    kernel-ului trebuie să fie numărul de elemente al tensorului."""
+    for lansare in lansari:
+        programe, block, n = lansare["programe"], lansare["BLOCK"], lansare["n"]
+        if isinstance(n, int) and n != numar:
+            raise GresealaCursant(
+                f"Pe forma {text}, tensorul are {cu_substantiv(numar, 'element', 'elemente')}, dar kernel-ului i-ai dat "
+                f"`n = {format_numar(n)}`: dă-i `n = a.numel()`, calculat la fiecare apel."
+            )
+        if not isinstance(programe, int) or not isinstance(block, int) or block <= 0:
+            continue
+        necesare = -(-numar // block)
+        if programe * block < numar:
+            raise GresealaCursant(
+                f"Pe forma {text} ({cu_substantiv(numar, 'element', 'elemente')}), grila are "
+                f"{cu_substantiv(programe, 'program', 'programe')} de câte {cu_substantiv(block, 'element', 'elemente')}, adică "
+                f"{format_numar(programe * block)}: ultimele {format_numar(numar - programe * block)} rămân nescrise. "
+                f"Grila trebuie socotită din `n` la fiecare apel: `(triton.cdiv(n, BLOCK),)`, aici "
+                f"{format_numar(necesare)}."
+            )
+        if programe > necesare:
+            raise GresealaCursant(
+                f"Pe forma {text} ({cu_substantiv(numar, 'element', 'elemente')}, `BLOCK={block}`), grila are "
+                f"{cu_substantiv(programe, 'program', 'programe')}, dar ajung {format_numar(necesare)}: o grilă fixă "
+                "lansează programe care nu au ce face (masca le oprește), iar pe un tensor mai mare n-ar mai "
+                "ajunge. Socotește-o din `n`: `(triton.cdiv(n, BLOCK),)`."
+            )
+
+
 def exercitiul_2(operatie) -> Rezultat:
     """Verifică operația `operatie(a, b)`, definită cu `torch.library.triton_op` și
     `wrap_triton(kernel_exercitiul_2)`: e chiar un `triton_op` (nu un `custom_op`, nu o funcție
@@ -574,7 +874,17 @@ def exercitiul_2(operatie) -> Rezultat:
     def corp():
         if kernel_exercitiul_2 is None:
             raise GresealaCursant("Triton nu e instalat pe mașina asta: exercițiul 2 are nevoie de el.")
+        if _pe_interpretor():
+            from ..diagnoza import wrap_triton_pe_interpretor
+
+            wrap_triton_pe_interpretor()  # torch 2.11 refuză kernel-urile interpretate în wrap_triton
         nume = _verifica_operatia(operatie)
+        # definiția din torch.library (și pentru `torch.ops.spatiu.nume`): din ea se află funcția ta
+        definitie = getattr(torch._library.custom_ops, "OPDEFS", {}).get(nume, operatie)
+        with _wrap_triton_actual(definitie):
+            return _verifica_exercitiul_2(operatie, nume, definitie)
+
+    def _verifica_exercitiul_2(operatie, nume, definitie):
         rng = generator_aleator()
         generator = torch.Generator().manual_seed(rng.randrange(2**31))
         dispozitiv = _dispozitiv()
@@ -585,32 +895,52 @@ def exercitiul_2(operatie) -> Rezultat:
             b = torch.randn(forma, generator=generator).mul(3).to(dispozitiv)
             cazuri.append((forma, a, b))
 
-        # 1. Rulată normal: rezultat corect, intrări neatinse, kernel-ul chiar lansat.
+        # 1. Rulată normal: rezultat corect, intrări neatinse, kernel-ul chiar lansat, prin wrap_triton,
+        #    cu grila care acoperă exact tensorul, iar rezultatul e chiar memoria scrisă de kernel.
         for forma, a, b in cazuri:
             text = " × ".join(format_numar(d) for d in forma)
             copii = (a.clone(), b.clone())
-            with _lansari_kernel() as lansari:
-                obtinut = _ruleaza(operatie, a, b, ce=f"operația ta (pe forma {text})", limita_s=limita)
+            with _fara_scurtaturi(_interzise_2(), definitie), _urmareste_wrap_triton(definitie) as wrap, \
+                    _lansari_kernel(stare_wrap=wrap) as lansari:
+                obtinut = _ruleaza(operatie, a, b, ce=f"operația ta (pe forma {text})", limita_s=limita,
+                                   explica=lambda eroare: _explica_eroare_triton(eroare, lansari))
             if not (torch.equal(a, copii[0]) and torch.equal(b, copii[1])):
                 raise GresealaCursant(
                     f"Operația ta a modificat o intrare (pe forma {text}): scrie rezultatul într-un tensor nou, "
                     "`iesire = torch.empty_like(a)`, nu peste `a` sau `b`."
                 )
+            reale = [l for l in lansari["lista"] if not l["falsi"]]
+            if not reale:
+                alt = " (a lansat alt kernel)" if lansari["alte"] else ""
+                raise GresealaCursant(
+                    f"`kernel_exercitiul_2` nu s-a lansat deloc{alt}: operația calculează altfel. Exercițiul "
+                    "cere chiar kernel-ul dat, lansat prin `wrap_triton(kernel_exercitiul_2)[grila](…)`."
+                )
+            if any(not l["prin_wrap"] for l in reale):
+                raise GresealaCursant(
+                    "Operația ta lansează `kernel_exercitiul_2` direct (`kernel_exercitiul_2[grila](…)`), nu prin "
+                    "`torch.library.wrap_triton`. Rulată normal, dă același rezultat, dar compilatorul nu vede "
+                    "lansarea: Dynamo și AOTAutograd urmăresc operația cu tensori fără date, iar un kernel lansat "
+                    "direct ar cere memoria lor. Scrie `torch.library.wrap_triton(kernel_exercitiul_2)[grila](a, b, "
+                    "iesire, n, BLOCK=…)`."
+                )
+            numar = a.numel()
+            _verifica_grila(reale, numar, text)
             asteptat = referinta_exercitiul_2(a, b)
             try:
                 compara_tensori(obtinut, asteptat, f"pe forma {text}", rtol=1e-5, atol=1e-6)
             except GresealaCursant as greseala:
                 raise GresealaCursant(str(greseala) + _sfat_coada(obtinut, asteptat)) from None
-            if lansari["reale"] == 0:
-                alt = " (a lansat alt kernel)" if lansari["alte"] else ""
+            scrise = {l["iesire"] for l in reale if l["iesire"] is not None}
+            if scrise and obtinut.untyped_storage().data_ptr() not in scrise:
                 raise GresealaCursant(
-                    f"Rezultatul e corect, dar `kernel_exercitiul_2` nu s-a lansat deloc{alt}: operația calculează "
-                    "altfel. Exercițiul cere chiar kernel-ul dat, lansat prin `wrap_triton(kernel_exercitiul_2)[grila](…)`."
+                    f"Pe forma {text}, valorile sunt corecte, dar tensorul întors nu e cel în care a scris kernel-ul: "
+                    "rezultatul vine din alt calcul. Întoarce chiar tensorul `iesire` dat kernel-ului."
                 )
 
         # 2. Compilată cu fullgraph=True: fără întrerupere, un singur nod, același rezultat.
         _goleste_dynamo()
-        forma, a, b = cazuri[0]
+        forma, a, b = cazuri[1]  # matricea: pe procesor, interpretorul rulează repede
         text = " × ".join(format_numar(d) for d in forma)
 
         def cu_operatia(a, b):
@@ -623,7 +953,8 @@ def exercitiul_2(operatie) -> Rezultat:
                 compilata = torch.compile(cu_operatia, fullgraph=True, backend="inductor")
                 with _lansari_kernel():
                     obtinut, coduri = _ruleaza(run_and_get_code, compilata, a, b,
-                                               ce="operația ta compilată cu Inductor", limita_s=limita)
+                                               ce="operația ta compilată cu Inductor", limita_s=limita,
+                                               explica=_explica_eroare_triton)
                 compara_tensori(obtinut, referinta_exercitiul_2(a, b) * 2.0, f"compilată, pe forma {text}",
                                 rtol=1e-5, atol=1e-6)
                 if not any("kernel_exercitiul_2" in cod for cod in coduri):
@@ -637,7 +968,8 @@ def exercitiul_2(operatie) -> Rezultat:
                 numarator = NumaratorCompilari()
                 compilata = torch.compile(cu_operatia, fullgraph=True, backend=numarator)
                 with _lansari_kernel(fara_tensori_falsi=True) as lansari:
-                    obtinut = _ruleaza(compilata, a, b, ce="operația ta compilată", limita_s=limita)
+                    obtinut = _ruleaza(compilata, a, b, ce="operația ta compilată", limita_s=limita,
+                                       explica=_explica_eroare_triton)
                 compara_tensori(obtinut, referinta_exercitiul_2(a, b) * 2.0, f"compilată, pe forma {text}",
                                 rtol=1e-5, atol=1e-6)
                 if numarator.compilari != 1 or numarator.rulari == 0:
@@ -683,17 +1015,21 @@ PRAG_GRADIENT = 1.0
 def _pas_cu_intreruperi(w, viteza, x, tinta):
     """Un pas de coborâre pe gradient cu inerție (*momentum*) și tăierea gradientului, pentru
     regresia liniară x @ w ≈ tinta (gradientul scris de mână, fără autograd). Întoarce
-    `(w, viteza, pierdere)`, cu pierderea ca număr Python. Are două ieșiri din lumea tensorilor:
-    `norma.item()` într-un `if` și `pierdere.item()`."""
+    `(w, viteza, pierdere)`, cu pierderea ca număr Python. Iese de două ori din lumea
+    tensorilor: `pierdere.item()` (pierderea, notată și verificată să fie finită, ca într-o buclă de
+    antrenare care se oprește dacă diverge) și `norma.item()` într-un `if`."""
     eroare = x @ w - tinta
     pierdere = (eroare * eroare).mean()
+    valoare = pierdere.item()  # întreruperea 1 (și o sincronizare cu GPU-ul)
+    if not math.isfinite(valoare):
+        raise FloatingPointError("pierderea nu mai e un număr finit: antrenarea a divergat")
     gradient = x.T @ eroare * (2.0 / x.shape[0])
     norma = torch.linalg.vector_norm(gradient)
-    if norma.item() > PRAG_GRADIENT:  # întreruperea 1 (și o sincronizare cu GPU-ul)
+    if norma.item() > PRAG_GRADIENT:  # întreruperea 2 (și încă o sincronizare)
         gradient = gradient * (PRAG_GRADIENT / norma)
     viteza = INERTIE * viteza + gradient
     w = w - RATA_INVATARE * viteza
-    return w, viteza, pierdere.item()  # întreruperea 2 (și încă o sincronizare)
+    return w, viteza, valoare
 
 
 _pas_compilat = torch.compile(_pas_cu_intreruperi)
@@ -701,18 +1037,20 @@ _pas_compilat = torch.compile(_pas_cu_intreruperi)
 
 def bucla_lenta(w: torch.Tensor, x: torch.Tensor, tinta: torch.Tensor, pasi: int):
     """Exemplul stricat al exercițiului 4: `pasi` pași de optimizare mici, fiecare compilat cu
-    `torch.compile`, și totuși mai lenți decât în modul eager pe un GPU (sau cel mult la egalitate).
+    `torch.compile`, și totuși mai lenți decât în modul eager (pe un GPU și pe un procesor).
 
     Întoarce `(w_final, pierderi)`: greutățile după ultimul pas și un tensor cu pierderea de la
     fiecare pas (`pasi` valori, pe dispozitivul și în tipul lui `w`).
 
-    De ce e lentă: pasul compilat (`_pas_cu_intreruperi`) citește două valori cu `.item()`: norma
-    gradientului, ca să decidă în Python dacă îl taie, și pierderea, ca s-o pună într-o listă Python.
-    Fiecare `.item()` întrerupe graful (Dynamo împarte pasul în bucăți, fiecare cu gărzile ei)
-    și oprește ospătarul până termină GPU-ul (o sincronizare): lansările nu se mai pot suprapune
-    cu calculul. După al doilea `.item()` nu mai rămâne niciun calcul pe tensori, deci nici graf:
-    în urma profiler-ului vezi, la fiecare pas, două regiuni „Torch-Compiled Region” despărțite
-    de Python eager și de așteptări. Pe pași atât de mici, costul fix al celor două grafuri și
+    De ce e lentă: pasul compilat (`_pas_cu_intreruperi`) citește două valori cu `.item()`:
+    pierderea, ca s-o noteze într-o listă Python și să verifice că e finită, și norma gradientului,
+    ca să decidă în Python dacă îl taie. Fiecare `.item()` întrerupe graful și oprește ospătarul
+    până termină GPU-ul (o sincronizare): lansările nu se mai pot suprapune cu calculul. Pasul se
+    rupe astfel în mai multe grafuri mici (până la pierdere; gradientul și norma lui; tăierea și
+    actualizarea, cu câte o funcție de reluare pentru fiecare bucată), fiecare cu gărzile și
+    învelișul lui: în urma profiler-ului vezi, la fiecare pas, mai multe regiuni
+    „Torch-Compiled Region”, una în alta (fiecare funcție de reluare e chemată din cea de dinainte),
+    cu Python eager și așteptări între grafuri. Pe pași atât de mici, costul fix al grafurilor și
     al celor două sincronizări mănâncă tot câștigul fuziunii.
 
     Exercițiul 4: scrie `bucla_reparata(w, x, tinta, pasi)` cu același rezultat (tăierea
@@ -956,26 +1294,16 @@ _MESAJ_SCURTATURA_3 = (
 )
 
 
-@contextlib.contextmanager
-def _fara_compara_etape():
-    """Cât rulează codul cursantului, `diagnoza.compara_etape` (răspunsul gata făcut) e înlocuită cu o
-    funcție care notează folosirea ei; lista întoarsă nu e goală dacă a fost chemată."""
+def _interzise_3():
+    """Scurtăturile exercițiului 3: unealta cursului care face bisecția (`diagnoza.compara_etape`) și
+    bisecția de referință a verificării (`_prima_etapa_diferita`)."""
     from .. import diagnoza
 
-    originala = diagnoza.compara_etape
-    folosita: list[bool] = []
-
-    def interzisa(*argumente, **numite):
-        folosita.append(True)
-        raise GresealaCursant(_MESAJ_SCURTATURA_3)
-
-    diagnoza.compara_etape = interzisa
-    try:
-        yield folosita
-    finally:
-        diagnoza.compara_etape = originala
-    if folosita:
-        raise GresealaCursant(_MESAJ_SCURTATURA_3)
+    return [
+        (diagnoza, "compara_etape", _MESAJ_SCURTATURA_3),
+        (_acest_modul(), "_prima_etapa_diferita", _mesaj_referinta_privata(
+            "_prima_etapa_diferita", "să scrii tu bucla: compilezi cu fiecare etapă, rulezi și compari cu referința eager")),
+    ]
 
 
 def exercitiul_3(etapa_care_schimba) -> Rezultat:
@@ -1005,7 +1333,7 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
                 forma = (rng.randint(2, 9), rng.randint(2, 9))
                 intrari = (torch.randn(forma, generator=generator, dtype=tip),
                            torch.randn(forma, generator=generator, dtype=tip))
-                with _urmareste_torch_compile(), _fara_compara_etape():
+                with _urmareste_torch_compile(), _fara_scurtaturi(_interzise_3(), etapa_care_schimba):
                     raspuns = _ruleaza(etapa_care_schimba, _functie_sintetica, intrari, etape=etape,
                                        ce=f"funcția ta (pe cazul „{descriere}”)", limita_s=LIMITA_APEL_3_S)
                 if raspuns is not None and not isinstance(raspuns, str):
@@ -1015,11 +1343,11 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
                     )
                 if raspuns != asteptat:
                     raise GresealaCursant(_diagnostic_3(descriere, etape, asteptat, raspuns, separa))
-            # Cazul real: aleatorul lui Inductor, pe dispozitivul cursului. Răspunsul îl află
+            # Cazul real: numerele aleatoare ale lui Inductor, pe dispozitivul cursului. Răspunsul îl află
             # verificarea, rulând ea etapele (pe torch 2.11 și 2.14, pe procesor și pe GPU: „inductor”).
             x = torch.randn(rng.randint(64, 512), generator=generator).to(_dispozitiv())
             asteptat = _prima_etapa_diferita(_functie_aleatoare, (x,), ETAPE)
-            with _fara_compara_etape():
+            with _fara_scurtaturi(_interzise_3(), etapa_care_schimba):
                 raspuns = _ruleaza(etapa_care_schimba, _functie_aleatoare, (x,),
                                    ce="funcția ta (pe cazul real, cu numere aleatoare)", limita_s=LIMITA_APEL_3_S)
             if raspuns != asteptat:
@@ -1060,14 +1388,41 @@ LIMITA_VERIFICARE_4_GPU_S = 480.0
 _TOLERANTE_4 = {"rtol": 1e-4, "atol": 1e-5}
 
 
-def _regiuni_compilate(functie, *argumente):
-    """Rulează `functie(*argumente)` sub profiler și întoarce (rezultatul, câte regiuni
-    „Torch-Compiled Region” au rulat)."""
+#: Câte operații eager (aten, în afara regiunilor compilate) pe pas are voie bucla ta: pasul are
+#: vreo 14 operații; o buclă reparată rulează, în afara grafului, doar câteva operații pe apel
+#: (`torch.zeros_like` la început, `torch.stack` la sfârșit), nu câte una pe pas.
+OPERATII_EAGER_PE_PAS_4 = 1.0
+
+
+def _profil_bucla(functie, *argumente):
+    """Rulează `functie(*argumente)` sub profiler și întoarce `(rezultat, regiuni, afara)`: câte
+    regiuni „Torch-Compiled Region” au rulat și operațiile aten de nivel înalt (nu cele chemate de
+    alte operații aten) care au rulat în afara oricărei regiuni compilate, adică eager (un
+    `Counter` pe nume)."""
+    from collections import Counter
+
     from torch.profiler import ProfilerActivity, profile
+
+    from ..masurare import are_stramos_aten
 
     with profile(activities=[ProfilerActivity.CPU]) as profiler:
         rezultat = functie(*argumente)
-    regiuni = sum(1 for e in profiler.events() if e.name.startswith("Torch-Compiled Region"))
+    evenimente = list(profiler.events())
+    regiuni = [(e.time_range.start, e.time_range.end) for e in evenimente
+               if e.name.startswith("Torch-Compiled Region")]
+
+    afara = Counter(
+        e.name for e in evenimente
+        if e.name.startswith("aten::") and not are_stramos_aten(e)
+        and not any(inceput <= e.time_range.start and e.time_range.end <= sfarsit for inceput, sfarsit in regiuni)
+    )
+    return rezultat, len(regiuni), afara
+
+
+def _regiuni_compilate(functie, *argumente):
+    """Rulează `functie(*argumente)` sub profiler și întoarce (rezultatul, câte regiuni
+    „Torch-Compiled Region” au rulat)."""
+    rezultat, regiuni, _ = _profil_bucla(functie, *argumente)
     return rezultat, regiuni
 
 
@@ -1075,26 +1430,56 @@ def _verifica_pereche(obtinut, asteptat, context: str) -> None:
     if obtinut is None:
         raise GresealaCursant(f"Bucla ta a întors None ({context}): ai uitat `return w, pierderi`?")
     if not isinstance(obtinut, (tuple, list)) or len(obtinut) != 2:
-        descriere = (f"un {type(obtinut).__name__} cu {format_numar(len(obtinut))} elemente"
+        descriere = (f"un {type(obtinut).__name__} cu {cu_substantiv(len(obtinut), 'element', 'elemente')}"
                      if isinstance(obtinut, (tuple, list)) else type(obtinut).__name__)
         raise GresealaCursant(
             f"Bucla ta trebuie să întoarcă perechea `(w, pierderi)`, ca `bucla_lenta`; a întors {descriere} ({context})."
         )
+    pierderi = obtinut[1]
+    pasi = asteptat[1].shape[0]
+    if isinstance(pierderi, torch.Tensor) and pierderi.dim() == 1 and pierderi.shape[0] != pasi:
+        raise GresealaCursant(
+            f"Cu `pasi = {pasi}`, bucla ta a întors {cu_substantiv(pierderi.shape[0], 'pierdere', 'pierderi')}, "
+            "nu câte una pe pas: face un număr fix de pași? Folosește argumentul `pasi` (`for _ in range(pasi)`), nu un "
+            "număr scris de tine; verificarea te cheamă cu mai multe valori."
+        )
     compara_tensori(obtinut[0], asteptat[0], f"greutățile finale, {context}", **_TOLERANTE_4)
-    compara_tensori(obtinut[1], asteptat[1], f"pierderile, {context}", **_TOLERANTE_4)
+    compara_tensori(pierderi, asteptat[1], f"pierderile, {context}", **_TOLERANTE_4)
 
 
 def _e_recompilare_interzisa(text: str) -> bool:
     return "fail_on_recompile" in text or "RecompileError" in text or "recompil" in text.lower()
 
 
+def _interzise_4():
+    """Exemplul stricat și referința eager: chemate din bucla ta, ar face chiar bucla de reparat."""
+    modul = _acest_modul()
+    eager = ("Ai folosit `verificari.{}`, {}: bucla ta ar rula chiar codul de reparat. Scrie pasul tău, "
+             "fără `.item()`, și compilează-l.")
+    return [
+        (modul, "bucla_eager", eager.format("bucla_eager", "referința eager a verificării")),
+        (modul, "bucla_lenta", eager.format("bucla_lenta", "exemplul stricat")),
+        (modul, "_pas_cu_intreruperi", eager.format("_pas_cu_intreruperi", "pasul exemplului stricat")),
+        (modul, "_pas_compilat", eager.format("_pas_compilat", "pasul compilat al exemplului stricat")),
+    ]
+
+
+def _alti_pasi(rng, pasi: int) -> list[int]:
+    """Două numere de pași diferite de `pasi`: unul mai mic, unul mai mare."""
+    return [rng.randint(2, max(2, pasi - 2)), rng.randint(pasi + 3, pasi + max(4, pasi // 2))]
+
+
 def exercitiul_4(bucla_reparata) -> Rezultat:
-    """Verifică `bucla_reparata(w, x, tinta, pasi)`: pe două seturi de date noi (aceleași forme),
-    dă rezultatul lui `bucla_eager` (greutățile și pierderile); la primul apel (încălzirea) nu are
-    nicio întrerupere a grafului; al doilea apel nu recompilează (rulează sub
+    """Verifică `bucla_reparata(w, x, tinta, pasi)`: pe date noi (aceleași forme), dă rezultatul lui
+    `bucla_eager` (greutățile și pierderile); la primul apel (încălzirea) nu are nicio întrerupere a
+    grafului; al doilea apel nu recompilează (rulează sub
     `torch.compiler.set_stance("fail_on_recompile")`) și chiar rulează cod compilat (regiuni
-    „Torch-Compiled Region” în profiler); configurația globală rămâne neatinsă. Pe GPU, măsoară
-    bucla ta față de `bucla_eager` cu `masurare.compara` (mediana, variantele intercalate) și cere o
+    „Torch-Compiled Region” în profiler); cu alte două numere de pași (aleatoare), dă tot rezultatul
+    lui `bucla_eager` (o buclă de lungime fixă nu trece); grosul lucrului rulează în regiunile
+    compilate: în afara lor, cel mult `OPERATII_EAGER_PE_PAS_4` operații aten pe pas (un pas eager
+    trecut printr-o funcție compilată banală nu trece); configurația globală rămâne neatinsă, iar
+    bucla nu cheamă exemplul stricat sau referința eager a verificării. Pe GPU, măsoară bucla ta
+    față de `bucla_eager` cu `masurare.compara` (mediana, variantele intercalate) și cere o
     accelerare de cel puțin `ACCELERARE_MINIMA_4`; pe procesor spune că viteza se verifică pe GPU."""
     pe_gpu = _pe_gpu()
 
@@ -1109,55 +1494,74 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
         inainte = _configuratia()
         _goleste_dynamo()
         try:
-            # 1. Încălzirea: rezultat corect, fără întreruperi, cu grafuri capturate.
-            obtinut = _ruleaza(bucla_reparata, w.clone(), x, tinta, pasi, ce="bucla ta (primul apel, cu compilarea)",
-                               limita_s=LIMITA_APEL_4_S)
-            _verifica_pereche(obtinut, bucla_eager(w, x, tinta, pasi), "primul apel")
-            intreruperi = _intreruperi()
-            grafuri = _contoare()["stats"]["unique_graphs"]
-            if intreruperi:
-                motiv = intreruperi[0]
-                raise GresealaCursant(
-                    f"Rezultatul e corect, dar graful se întrerupe în buclă ({categorie_intrerupere(motiv)}; "
-                    f"Dynamo: „{motiv_scurt(motiv)}”). Fiecare întrerupere costă, la fiecare pas, încă un graf cu "
-                    "gărzile lui, iar `.item()` adaugă și o sincronizare cu GPU-ul. Taie gradientul cu `torch.where` și "
-                    "păstrează pierderile ca tensori."
-                )
-            if not grafuri:
-                raise GresealaCursant(
-                    "Rezultatul e corect, dar bucla ta nu mai compilează nimic: Dynamo n-a capturat niciun graf. "
-                    "Exercițiul cere bucla compilată (cu `torch.compile`), fără întreruperi."
-                )
-            # 2. Al doilea apel, pe date noi: fără recompilări, cu cod compilat.
-            try:
-                with torch.compiler.set_stance("fail_on_recompile"):
-                    obtinut, regiuni = _ruleaza(_regiuni_compilate, bucla_reparata, w.clone(), x2, tinta2, pasi,
-                                                ce="bucla ta (al doilea apel)", limita_s=LIMITA_APEL_4_S)
-            except GresealaCursant as greseala:
-                if _e_recompilare_interzisa(str(greseala)):
-                    motive = _motive_recompilare()
-                    detaliu = f" Garda căzută: „{motiv_scurt(motive[-1], 200)}”." if motive else ""
+            with _fara_scurtaturi(_interzise_4(), bucla_reparata):
+                # 1. Încălzirea: rezultat corect, fără întreruperi, cu grafuri capturate.
+                obtinut = _ruleaza(bucla_reparata, w.clone(), x, tinta, pasi,
+                                   ce="bucla ta (primul apel, cu compilarea)", limita_s=LIMITA_APEL_4_S)
+                _verifica_pereche(obtinut, bucla_eager(w, x, tinta, pasi), "primul apel")
+                intreruperi = _intreruperi()
+                grafuri = _contoare()["stats"]["unique_graphs"]
+                if intreruperi:
+                    motiv = intreruperi[0]
                     raise GresealaCursant(
-                        "Bucla ta se recompilează la al doilea apel, pe date noi de aceeași formă." + detaliu +
-                        " O recompilare în bucla fierbinte costă cât sute de pași: caută valoarea Python care "
-                        "se schimbă de la un apel la altul (sau un `torch._dynamo.reset()` rămas în funcție)."
-                    ) from None
-                raise
-            _verifica_pereche(obtinut, bucla_eager(w, x2, tinta2, pasi), "al doilea apel, pe date noi")
-            if regiuni == 0:
-                raise GresealaCursant(
-                    "La al doilea apel nu a rulat nicio regiune compilată („Torch-Compiled Region” lipsește din "
-                    "profiler): bucla ta a rulat în modul eager."
+                        f"Rezultatul e corect, dar graful se întrerupe în buclă ({categorie_intrerupere(motiv)}; "
+                        f"Dynamo: „{motiv_scurt(motiv)}”). Fiecare întrerupere costă, la fiecare pas, încă un graf cu "
+                        "gărzile lui, iar `.item()` adaugă și o sincronizare cu GPU-ul. Taie gradientul cu "
+                        "`torch.where` și păstrează pierderile ca tensori."
+                    )
+                if not grafuri:
+                    raise GresealaCursant(
+                        "Rezultatul e corect, dar bucla ta nu mai compilează nimic: Dynamo n-a capturat niciun graf. "
+                        "Exercițiul cere bucla compilată (cu `torch.compile`), fără întreruperi."
+                    )
+                # 2. Al doilea apel, pe date noi: fără recompilări, cu cod compilat.
+                try:
+                    with torch.compiler.set_stance("fail_on_recompile"):
+                        obtinut, regiuni, afara = _ruleaza(
+                            _profil_bucla, bucla_reparata, w.clone(), x2, tinta2, pasi,
+                            ce="bucla ta (al doilea apel)", limita_s=LIMITA_APEL_4_S)
+                except GresealaCursant as greseala:
+                    if _e_recompilare_interzisa(str(greseala)):
+                        motive = _motive_recompilare()
+                        detaliu = f" Garda căzută: „{motiv_scurt(motive[-1], 200)}”." if motive else ""
+                        raise GresealaCursant(
+                            "Bucla ta se recompilează la al doilea apel, pe date noi de aceeași formă." + detaliu +
+                            " O recompilare în bucla de antrenare costă cât sute de pași: caută valoarea Python "
+                            "care se schimbă de la un apel la altul (sau un `torch._dynamo.reset()` rămas în funcție)."
+                        ) from None
+                    raise
+                _verifica_pereche(obtinut, bucla_eager(w, x2, tinta2, pasi), "al doilea apel, pe date noi")
+                if regiuni == 0:
+                    raise GresealaCursant(
+                        "La al doilea apel nu a rulat nicio regiune compilată („Torch-Compiled Region” lipsește din "
+                        "profiler): bucla ta a rulat în modul eager."
+                    )
+                if _intreruperi():
+                    raise GresealaCursant("La al doilea apel, graful buclei tale s-a întrerupt.")
+                # 3. Alte numere de pași: același rezultat; grosul lucrului, în regiunile compilate.
+                for alti in _alti_pasi(rng, pasi):
+                    context = f"cu `pasi = {alti}`"
+                    obtinut = _ruleaza(bucla_reparata, w.clone(), x2, tinta2, alti,
+                                       ce=f"bucla ta ({context})", limita_s=LIMITA_APEL_4_S)
+                    _verifica_pereche(obtinut, bucla_eager(w, x2, tinta2, alti), context)
+                _, _, afara_alti = _ruleaza(_profil_bucla, bucla_reparata, w.clone(), x2, tinta2, alti,
+                                            ce=f"bucla ta ({context}, al doilea apel)", limita_s=LIMITA_APEL_4_S)
+                pe_pas = (sum(afara_alti.values()) - sum(afara.values())) / (alti - pasi)
+                if pe_pas > OPERATII_EAGER_PE_PAS_4:
+                    exemple = ", ".join(f"`{n}`" for n, _ in (afara_alti - afara).most_common(4))
+                    raise GresealaCursant(
+                        f"Rezultatul e corect și bucla are regiuni compilate, dar la fiecare pas rulează eager, în afara "
+                        f"lor, cam {cu_substantiv(round(pe_pas), 'operație', 'operații')} ({exemple}…): grosul pasului nu e "
+                        "compilat. Funcția compilată din bucla ta face prea puțin: compilează pasul întreg (sau toată "
+                        "bucla), nu o bucată mică din el."
+                    )
+                # 4. Pe GPU: viteza.
+                mesaj_viteza = (
+                    " Viteza se verifică doar pe GPU: pe un procesor nu există lansări asincrone de kernel-uri și nici "
+                    "sincronizări cu GPU-ul, deci nu se vede costul întreruperilor. Pe un H200, bucla ta trebuie să fie "
+                    f"de cel puțin {cu_unitate(ACCELERARE_MINIMA_4, '×')} mai rapidă decât eager."
                 )
-            if _intreruperi():
-                raise GresealaCursant("La al doilea apel, graful buclei tale s-a întrerupt.")
-            # 3. Pe GPU: viteza.
-            mesaj_viteza = (
-                " Viteza se verifică doar pe GPU: pe un procesor nu există lansări asincrone de kernel-uri și nici "
-                "sincronizări cu GPU-ul, deci nu se vede costul întreruperilor. Pe un H200, bucla ta trebuie să fie de cel "
-                f"puțin {cu_unitate(ACCELERARE_MINIMA_4, '×')} mai rapidă decât eager."
-            )
-            if pe_gpu:
+            if pe_gpu:  # în afara pazei de mai sus: referința eager se măsoară fără niciun înveliș
                 mesaj_viteza = _masoara_4(bucla_reparata, w, x, tinta, pasi)
         finally:
             schimbate = _schimbari_configuratie(inainte)
@@ -1166,8 +1570,9 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
         if schimbate:
             raise GresealaCursant(_mesaj_configuratie(schimbate))
         return (
-            "Rezultatul e cel al buclei eager, fără întreruperi ale grafului și fără recompilări de la un apel "
-            f"la altul, iar codul compilat chiar rulează.{mesaj_viteza}"
+            "Rezultatul e cel al buclei eager, pentru oricâți pași, fără întreruperi ale grafului și fără "
+            "recompilări de la un apel la altul, iar grosul fiecărui pas rulează compilat."
+            f"{mesaj_viteza}"
         )
 
     return verificare("Exercițiul 4", corp, limita_s=LIMITA_VERIFICARE_4_GPU_S if pe_gpu else LIMITA_VERIFICARE_4_CPU_S)
