@@ -7,23 +7,33 @@
 - **Antrenarea scurtă** (`antreneaza`): pierderea compilată (sau eager), pasul optimizatorului
   compilat, cu rata de învățare ținută într-un tensor (`optimizare_cu_rata_tensor`), ca un
   program al ratei să nu recompileze; precizia mașinii (bfloat16, float16 cu `GradScaler`,
-  float32).
+  float32). Varianta eager primește forma ei cea mai bună (`optimizare_eager`): AdamW cu
+  `fused=True` și rata ca număr Python.
 - **`model.compile()` față de `torch.compile(model)`**: cheile din `state_dict`
   (`chei_fara_prefix` scoate prefixul `_orig_mod.`).
 - **Modurile, unul lângă altul** (`compara_moduri`): timpul pe pas (intercalat, `compara`),
-  primul apel (`timp_compilare`, cache gol), vârful de memorie și pasul de la care modul s-a
-  amortizat față de eager (`amortizare.apel_de_amortizare`).
+  timpul până la regim (apelurile 1–3 ale unei funcții compilate noi, cache gol:
+  `timp_pana_la_regim`), transformat în primul apel al modelului amortizării, memoria cerută de
+  un pas (creșterea peste memoria de dinainte) și, la modurile cu grafuri CUDA, memoria rezervată
+  de grupul lor (`memorie_grafuri_cuda_mib`), plus pasul de la care modul s-a amortizat față de
+  eager (`amortizare.apel_de_amortizare`).
 - **Compilarea regională** (`compilare_regionala`): fiecare `BlocTransformer` compilat (același
   graf, refolosit de toate straturile) față de modelul întreg, la rece și la cald.
 - **Generarea cu lotul 1** (`genereaza`): la fiecare jeton, modelul rulează pe toată secvența de
   până atunci (fără cache KV), pe lungimea exactă sau completată la dreapta până la o
-  „găleată” (`marime_galeata`); `numara_grafuri` spune câte grafuri a compilat Dynamo.
+  „găleată” (`marime_galeata`, `galeti_folosite`); `numara_grafuri` spune câte grafuri a
+  compilat Dynamo.
+
+La import, modulul oprește un singur avertisment al lui Dynamo, fără rost pentru cursant:
+„Profiler record function … will be ignored”, scris la prima compilare a unui `Optimizer.step`
+(vezi `_FaraMarcajProfiler`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import logging
 import math
 import time
 from dataclasses import dataclass, field
@@ -35,7 +45,14 @@ from torch import nn
 
 from .amortizare import apel_de_amortizare, cost_total
 from .masurare import Comparatie, compara, timp_prima_apelare
-from .masurare_compilare import cache_gol, incalzeste_compilatorul, invelis_nou, timp_compilare
+from .masurare_compilare import (
+    APELURI_PANA_LA_REGIM,
+    PornireCompilata,
+    cache_gol,
+    incalzeste_compilatorul,
+    invelis_nou,
+    timp_pana_la_regim,
+)
 from .mediu import dimensiune, sincronizeaza
 from .modele import ConfiguratieTransformer, ReteaTransformer, configuratie_pentru_mediu, cu_precizie
 
@@ -46,28 +63,60 @@ __all__ = [
     "configuratie_regionala",
     "DateCiclu",
     "optimizare_cu_rata_tensor",
+    "optimizare_eager",
+    "varianta_adamw",
+    "pune_rata",
+    "pas_cu_scalare",
     "Rulare",
     "antreneaza",
     "medii_pe_ferestre",
+    "abatere_maxima",
+    "FACTOR_ZGOMOT",
+    "concluzie_fata_de_prag",
     "chei_fara_prefix",
     "moduri_pentru_mediu",
     "functie_pentru_mod",
     "constructor_pas_antrenare",
     "ComparatieModuri",
     "compara_moduri",
-    "varf_memorie_mib",
+    "eticheta_mod",
+    "note_etichete",
+    "inregistreaza_comparatia",
+    "MODURI_CU_GRAFURI_CUDA",
+    "crestere_memorie_mib",
+    "memorie_grafuri_cuda_mib",
     "numara_grafuri",
     "CompilareRegionala",
     "compilare_regionala",
     "marime_galeata",
+    "galeti_folosite",
     "genereaza",
 ]
 
 #: Modurile lui `torch.compile` comparate în capitol, plus eager.
 MODURI = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
+#: Modurile care pun calculul compilat în grafuri CUDA (capitolul 04).
+MODURI_CU_GRAFURI_CUDA = ("reduce-overhead", "max-autotune")
+
 #: Prefixul pe care `torch.compile(model)` îl pune cheilor din `state_dict`.
 PREFIX_COMPILAT = "_orig_mod."
+
+
+class _FaraMarcajProfiler(logging.Filter):
+    """Oprește avertismentul lui Dynamo „Profiler record function … will be ignored”: pasul
+    unui optimizator PyTorch (`Optimizer.step`) e învelit în `torch.autograd.profiler.record_function`,
+    un marcaj pentru profiler pe care Dynamo, când compilează pasul, îl lasă deoparte. Nu spune
+    nimic greșit (pasul compilat e corect; doar profilerul nu mai vede marcajul), dar apare, o
+    singură dată pe proces, în engleză, pe fundal roșu, la prima compilare a pasului."""
+
+    def filter(self, inregistrare: logging.LogRecord) -> bool:
+        return not str(inregistrare.msg).startswith(("Profiler record function", "Profiler function"))
+
+
+for _nume in ("torch._dynamo.variables.ctx_manager", "torch._dynamo.variables.torch"):
+    if not any(isinstance(f, _FaraMarcajProfiler) for f in logging.getLogger(_nume).filters):
+        logging.getLogger(_nume).addFilter(_FaraMarcajProfiler())
 
 
 def configuratie_capitol() -> ConfiguratieTransformer:
@@ -160,7 +209,13 @@ def optimizare_cu_rata_tensor(model: nn.Module, rata: float = 1e-3, compilat: bo
     face numărul simbolic; cu `specialize_float=True`, fiecare valoare nouă ar recompila). Un
     tensor e o intrare a grafului, din prima: îi schimbi valoarea pe loc
     (`optimizator.param_groups[0]["lr"].fill_(r)`, sau cu un planificator, de exemplu
-    `LambdaLR`) și graful rămâne același."""
+    `LambdaLR`) și graful rămâne același. Când urmărește pasul, Dynamo pune grupurile de
+    parametri de pe GPU în modul `capturable=True` (numărul pasului și rata rămân tensori pe GPU,
+    fără sincronizări cu procesorul), iar Inductor fuzionează actualizările tuturor parametrilor.
+
+    Pentru varianta eager, folosește `optimizare_eager`: un AdamW eager cu rata într-un tensor
+    și `capturable=False` renunță în tăcere la `foreach` și actualizează parametrii unul câte
+    unul (torch/optim/adam.py), deci ar fi o referință handicapată."""
     optimizator = torch.optim.AdamW(model.parameters(), lr=torch.tensor(rata))
 
     def pas_optimizator():
@@ -168,6 +223,58 @@ def optimizare_cu_rata_tensor(model: nn.Module, rata: float = 1e-3, compilat: bo
 
     pas = torch.compile(invelis_nou(pas_optimizator, "pas_optimizator"), **optiuni) if compilat else pas_optimizator
     return optimizator, pas
+
+
+#: Tipurile de dispozitiv pe care AdamW are varianta `fused=True` în toate versiunile țintă ale
+#: cursului (torch 2.11–2.14): GPU-urile CUDA și, de la torch 2.4, procesorul.
+_DISPOZITIVE_FUSED = ("cuda", "cpu")
+
+
+def optimizare_eager(model: nn.Module, rata: float = 1e-3):
+    """AdamW pe `model.parameters()` în forma lui eager cea mai bună, cu rata ca număr Python
+    (`lr=rata`, un float): `fused=True` (câteva kernel-uri pentru toți parametrii) pe un GPU CUDA
+    sau pe procesor, unde PyTorch îl are, altfel `foreach=True` (câte o operație pe lista
+    tuturor parametrilor). Întoarce `(optimizator, pas)`, cu `pas = optimizator.step`.
+
+    Eager n-are grafuri, deci o rată float nu recompilează nimic: programul ratei o schimbă cu
+    `pune_rata`. Pe procesor, `fused=True` a ieșit și el cel mai rapid (pe modelul capitolului,
+    de câteva ori față de bucla pe tensori)."""
+    parametri = list(model.parameters())
+    tipuri = {p.device.type for p in parametri}
+    if len(tipuri) == 1 and tipuri <= set(_DISPOZITIVE_FUSED) and all(p.is_floating_point() for p in parametri):
+        optimizator = torch.optim.AdamW(parametri, lr=float(rata), fused=True)
+    else:
+        optimizator = torch.optim.AdamW(parametri, lr=float(rata), foreach=True)
+    return optimizator, optimizator.step
+
+
+def varianta_adamw(optimizator: torch.optim.Optimizer) -> str:
+    """Felul în care un pas eager al lui Adam/AdamW își actualizează parametrii, după opțiunile
+    primului grup (regulile din torch/optim/adam.py): „fused”, „foreach” sau „buclă pe tensori”.
+    Cu opțiunile implicite (`foreach=None`, `fused=None`), PyTorch alege `foreach` pe un GPU CUDA,
+    mai puțin când rata e un tensor și `capturable=False`: atunci, în tăcere, bucla pe tensori;
+    pe procesor, implicit tot bucla."""
+    grup = optimizator.param_groups[0]
+    if grup.get("fused"):
+        return "fused"
+    if grup.get("foreach"):
+        return "foreach"
+    if grup.get("foreach") is None:
+        pe_cuda = all(p.is_cuda for p in grup["params"])
+        rata_tensor = isinstance(grup["lr"], torch.Tensor)
+        if pe_cuda and not (rata_tensor and not grup.get("capturable")):
+            return "foreach"
+    return "buclă pe tensori"
+
+
+def pune_rata(optimizator: torch.optim.Optimizer, valoare: float) -> None:
+    """Pune rata `valoare` în fiecare grup al optimizatorului: pe loc, în tensorul ratei
+    (`fill_`, fără recompilare la un pas compilat), sau ca număr, dacă rata e un float (eager)."""
+    for grup in optimizator.param_groups:
+        if isinstance(grup["lr"], torch.Tensor):
+            grup["lr"].fill_(valoare)
+        else:
+            grup["lr"] = valoare
 
 
 @dataclass
@@ -192,6 +299,35 @@ class Rulare:
         return self.prima_s + self.restul_s
 
 
+def _gradienti_finiti(optimizator: torch.optim.Optimizer) -> bool:
+    """Adevărat dacă toți gradienții parametrilor optimizatorului sunt finiți (o singură
+    sincronizare pe dispozitiv)."""
+    gradienti = [p.grad for g in optimizator.param_groups for p in g["params"] if p.grad is not None]
+    if not gradienti:
+        return True
+    pe_dispozitiv: dict = {}
+    for g in gradienti:
+        pe_dispozitiv.setdefault(g.device, []).append(torch.isfinite(g).all())
+    return all(bool(torch.stack(valori).all()) for valori in pe_dispozitiv.values())
+
+
+def pas_cu_scalare(scalare: "torch.amp.GradScaler", optimizator: torch.optim.Optimizer, pas_optimizator: Callable) -> bool:
+    """Pasul optimizatorului cu un `GradScaler` (float16), care folosește chiar `pas_optimizator`
+    (de exemplu, pasul compilat): `scalare.unscale_(optimizator)` împarte gradienții la factorul
+    de scalare, pasul se face doar dacă toți gradienții sunt finiți, iar `scalare.update()`
+    ajustează factorul. Întoarce True dacă pasul s-a făcut.
+
+    De ce nu `scalare.step(optimizator)`: acela cheamă `optimizator.step()` direct, eager, deci
+    pasul compilat n-ar rula niciodată. Aici doar API-ul public al lui `GradScaler`: `unscale_`
+    și `update` (care citește gradienții nefiniți găsiți de `unscale_`)."""
+    scalare.unscale_(optimizator)
+    facut = _gradienti_finiti(optimizator)
+    if facut:
+        pas_optimizator()
+    scalare.update()
+    return facut
+
+
 def antreneaza(
     model: nn.Module,
     loturi: Sequence[tuple[torch.Tensor, torch.Tensor]],
@@ -205,24 +341,22 @@ def antreneaza(
     """Antrenează `model` câte un pas pe fiecare lot din `loturi`: `calcul_pierdere(intrari,
     tinte)` (eager sau compilat, eventual sub autocast), `backward`, `pas_optimizator()`.
 
-    `program_rata(t)`, dacă e dat, pune rata pasului t în tensorul ratei (pe loc, fără
-    recompilare). Cu `scalare` (un `GradScaler`, pentru float16), pierderea e înmulțită înainte
-    de `backward` și pasul optimizatorului îl face `scalare.step` (eager: el decide dacă pasul
-    se face). Pierderile se citesc de pe GPU abia la final, ca bucla să nu aștepte după fiecare
+    `program_rata(t)`, dacă e dat, pune rata pasului t în optimizator (`pune_rata`: pe loc în
+    tensorul ratei, fără recompilare, sau ca număr, la un optimizator eager cu rata float). Cu
+    `scalare` (un `GradScaler`, pentru float16), pierderea e înmulțită înainte de `backward`, iar
+    pasul îl face `pas_cu_scalare`: gradienții împărțiți înapoi (`unscale_`), apoi tot
+    `pas_optimizator()` (deci pasul compilat, dacă e compilat), sărit dacă un gradient nu e
+    finit. Pierderile se citesc de pe GPU abia la final, ca bucla să nu aștepte după fiecare
     pas. Întoarce o `Rulare`."""
     model.train()
-    rata = optimizator.param_groups[0]["lr"]
     pierderi = []
     prima_s = 0.0
+    inainte_inapoi_s = 0.0
     sincronizeaza()
     start = time.perf_counter()
     for t, (intrari, tinte) in enumerate(loturi):
         if program_rata is not None:
-            valoare = program_rata(t)
-            if isinstance(rata, torch.Tensor):
-                rata.fill_(valoare)
-            else:
-                optimizator.param_groups[0]["lr"] = valoare
+            pune_rata(optimizator, program_rata(t))
         optimizator.zero_grad(set_to_none=True)
         pierdere_pas = calcul_pierdere(intrari, tinte)
         (pierdere_pas if scalare is None else scalare.scale(pierdere_pas)).backward()
@@ -230,8 +364,7 @@ def antreneaza(
             sincronizeaza()
             inainte_inapoi_s = time.perf_counter() - start
         if scalare is not None:
-            scalare.step(optimizator)
-            scalare.update()
+            pas_cu_scalare(scalare, optimizator, pas_optimizator)
         else:
             pas_optimizator()
         pierderi.append(pierdere_pas.detach())
@@ -250,6 +383,45 @@ def medii_pe_ferestre(pierderi: Sequence[float], fereastra: int) -> torch.Tensor
     valori = torch.tensor(list(pierderi), dtype=torch.float64)
     numar = len(valori) // fereastra
     return valori[: numar * fereastra].view(numar, fereastra).mean(dim=1)
+
+
+def abatere_maxima(a: torch.Tensor, b: torch.Tensor) -> float:
+    """Cea mai mare diferență, în valoare absolută, dintre două curbe netezite (de exemplu
+    `medii_pe_ferestre`), în unitățile pierderii."""
+    return float((a - b).abs().max())
+
+
+#: De câte ori poate depăși abaterea unei variante compilate pragul de zgomot dat de eager
+#: (eager în precizie redusă față de eager în float32) ca s-o socotești tot zgomot. O antrenare
+#: în bfloat16 pe GPU nu se repetă bit cu bit, iar pragul însuși variază de la o rulare la alta:
+#: pe un H200, aceeași antrenare eager în bfloat16 s-a abătut de la float32 cu 0,10 într-o
+#: rulare și cu 0,28 în alta; de aici factorul 3.
+FACTOR_ZGOMOT = 3.0
+
+
+def concluzie_fata_de_prag(
+    abatere: float,
+    prag: float,
+    ce: str,
+    referinta: str,
+    descriere_prag: str = "cât se abate eager în aceeași precizie",
+    factor: float = FACTOR_ZGOMOT,
+) -> str:
+    """Propoziția care compară `abatere` (de exemplu, curba compilată în bfloat16 față de eager
+    în float32) cu pragul de zgomot `prag` (eager în bfloat16 față de eager în float32: aceeași
+    diferență de precizie, fără compilator). Până la `factor` ori pragul, diferența e a preciziei,
+    nu a compilatorului."""
+    from .cifre import cu_unitate, format_numar
+
+    inceput = f"{ce} se abate de la {referinta} cu {format_numar(abatere, 3)}"
+    if prag <= 0:
+        return f"{inceput}, dar pragul de zgomot ({descriere_prag}) a ieșit 0: n-ai cu ce compara."
+    raport = abatere / prag
+    text = f"{inceput}, adică {cu_unitate(raport, '×')} pragul de zgomot ({format_numar(prag, 3)}: {descriere_prag})"
+    if raport <= factor:
+        return text + f". Cel mult {cu_unitate(factor, '×')} pragul: diferența e a preciziei reduse, nu a compilatorului."
+    return (text + f". Peste {cu_unitate(factor, '×')} pragul: compilatorul schimbă curba mai mult decât o schimbă "
+            "precizia singură; caută cauza (capitolul 07, secțiunea 5).")
 
 
 def chei_fara_prefix(stare: Mapping[str, torch.Tensor], prefix: str = PREFIX_COMPILAT) -> dict:
@@ -314,8 +486,13 @@ def constructor_pas_antrenare(
     grafurile CUDA (`torch.compiler.cudagraph_mark_step_begin()`; fără el, cu `reduce-overhead`,
     gradienții, ieșiri ale grafului, ar fi suprascriși de pasul următor), pierderea compilată în
     acel mod (`compilate[mod]`, dacă există, altfel `functie_pentru_mod`), `backward` și pasul
-    optimizatorului: `pas_optimizator` (compilat) la modurile compilate, `optimizator.step`
-    (eager) la eager."""
+    optimizatorului: `pas_optimizator` la modurile compilate, `optimizator.step` (eager) la eager.
+
+    Atenție la numele modului: doar pierderea (înainte și înapoi) se compilează în modul `mod`.
+    Pasul optimizatorului e același `pas_optimizator` în toate modurile compilate, compilat o
+    singură dată, în modul în care l-ai compilat tu (în capitol, modul implicit): la
+    `reduce-overhead` și `max-autotune`, el nu intră în grafurile CUDA. Pașii cronometrați nu
+    folosesc `GradScaler` (nici în float16)."""
     compilate = dict(compilate or {})
 
     def construieste(mod: str) -> Callable[[], None]:
@@ -337,29 +514,73 @@ def constructor_pas_antrenare(
     return construieste
 
 
-def varf_memorie_mib(apel: Callable) -> float | None:
-    """Vârful memoriei alocate pe GPU (MiB) în timpul unui apel (`torch.cuda.max_memory_allocated`,
-    după `reset_peak_memory_stats`); None pe procesor, unde nu se măsoară."""
+def crestere_memorie_mib(apel: Callable) -> float | None:
+    """Cât crește memoria alocată pe GPU (MiB) în timpul unui apel: vârful din timpul apelului
+    (`torch.cuda.max_memory_allocated`, după `reset_peak_memory_stats`) minus memoria alocată
+    chiar înainte (`torch.cuda.memory_allocated`). Nu numără ce era deja în memorie (ponderile,
+    stările optimizatorului, loturile), ci doar ce cere apelul în plus: activările, gradienții,
+    rezultatele intermediare. None pe procesor, unde nu se măsoară.
+
+    La o reluare de graf CUDA, kernel-urile capturate nu cer memorie de la alocator: ele
+    folosesc grupul de memorie rezervat la capturare (vezi `memorie_grafuri_cuda_mib`)."""
     if not torch.cuda.is_available():
         return None
     torch.cuda.synchronize()
+    inainte = torch.cuda.memory_allocated()
     torch.cuda.reset_peak_memory_stats()
     apel()
     torch.cuda.synchronize()
-    return torch.cuda.max_memory_allocated() / 2**20
+    return max(0, torch.cuda.max_memory_allocated() - inainte) / 2**20
+
+
+def memorie_grafuri_cuda_mib() -> float | None:
+    """Memoria (MiB) rezervată acum pe GPU-ul curent de grupurile private ale alocatorului CUDA:
+    grupul de memorie (*memory pool*) în care grafurile CUDA ale lui Inductor (`reduce-overhead`,
+    `max-autotune`) își țin tensorii între reluări. Suma segmentelor din
+    `torch.cuda.memory_snapshot()` cu `segment_pool_id` diferit de (0, 0), grupul obișnuit (așa
+    își găsește și Inductor segmentele, în torch/_inductor/cudagraph_trees.py). None pe procesor.
+
+    Grupul e unul singur pe proces și pe GPU, comun tuturor funcțiilor compilate cu grafuri CUDA:
+    un graf capturat după altul refolosește memoria rezervată de acela. Diferența de dinainte și
+    de după primele apeluri ale unui mod arată deci ce a rezervat el în plus."""
+    if not torch.cuda.is_available() or not torch.cuda.is_initialized():
+        return None if not torch.cuda.is_available() else 0.0
+    dispozitiv = torch.cuda.current_device()
+    total = 0
+    for segment in torch.cuda.memory_snapshot():
+        if segment.get("device", dispozitiv) != dispozitiv:
+            continue
+        if tuple(segment.get("segment_pool_id", (0, 0))) != (0, 0):
+            total += segment["total_size"]
+    return total / 2**20
 
 
 @dataclass
 class ComparatieModuri:
-    """Modurile comparate pe un calcul (antrenare sau inferență): timpul pe pas (`pe_pas`, din
-    `compara`), primul apel (`prima_s`: compilarea plus o rulare; la eager, un apel obișnuit),
-    vârful de memorie (`memorie_mib`; None pe procesor) și funcțiile compilate."""
+    """Modurile comparate pe un calcul (antrenare sau inferență):
+
+    - `pe_pas`: timpul pe pas în regim staționar (din `compara`, intercalat, în runde);
+    - `pornire`: la fiecare mod compilat, primele trei apeluri ale unei funcții compilate noi
+      (`timp_pana_la_regim`, cache gol): compilarea, încălzirea, capturarea grafului CUDA;
+    - `prima_s`: primul apel al modelului amortizării, `T(1..3) − 2 · timpul pe pas` (la eager,
+      un pas obișnuit), ca `cost_total(prima, pe_pas, n)` să dea timpul real al primelor n pași;
+    - `memorie_pas_mib`: cât crește memoria alocată într-un pas (None pe procesor);
+    - `grafuri_cuda_mib`: la modurile cu grafuri CUDA, memoria rezervată în plus de grupul lor la
+      primele apeluri (None la celelalte moduri și pe procesor);
+    - `cache_comun`: modurile compilate în cache-ul lăsat de un mod compilat înaintea lor (primul
+      lor apel nu e o compilare la rece);
+    - `ordine_compilare`: ordinea în care s-au compilat modurile;
+    - `functii`: funcțiile fiecărui mod, gata de folosit."""
 
     parte: str
     pe_pas: Comparatie
     prima_s: dict
-    memorie_mib: dict
+    memorie_pas_mib: dict
+    grafuri_cuda_mib: dict = field(default_factory=dict)
+    pornire: dict = field(default_factory=dict)
     functii: dict = field(default_factory=dict)
+    cache_comun: tuple = ()
+    ordine_compilare: tuple = ()
 
     @property
     def moduri(self) -> list[str]:
@@ -367,6 +588,20 @@ class ComparatieModuri:
 
     def pas_s(self, mod: str) -> float:
         return self.pe_pas[mod].mediana_s
+
+    def pana_la_regim_s(self, mod: str) -> float:
+        """Timpul primelor trei apeluri, T(1..3) (la eager, trei pași obișnuiți)."""
+        if mod in self.pornire:
+            return self.pornire[mod].total_s
+        return APELURI_PANA_LA_REGIM * self.pas_s(mod)
+
+    def memorie_ceruta_mib(self, mod: str) -> float | None:
+        """Memoria cerută de mod peste cea deja ocupată: creșterea la un pas plus grupul
+        grafurilor CUDA (la modurile cu grafuri CUDA). None pe procesor."""
+        pas = self.memorie_pas_mib.get(mod)
+        if pas is None:
+            return None
+        return pas + (self.grafuri_cuda_mib.get(mod) or 0.0)
 
     def amortizare(self, mod: str) -> int | None:
         """Pasul de la care `mod` a costat în total cel mult cât eager (None: niciodată)."""
@@ -379,15 +614,84 @@ class ComparatieModuri:
 
     def masuratori_servire(self) -> dict:
         """Cifrele fiecărui mod, în forma exercițiului 2: `prima_s`, `pe_apel_ms`, `memorie_mib`
-        (0 pe procesor, unde memoria nu se măsoară)."""
+        (memoria cerută: creșterea la un apel plus grupul grafurilor CUDA; 0 pe procesor, unde
+        memoria nu se măsoară)."""
         return {
             mod: {
                 "prima_s": self.prima_s[mod],
                 "pe_apel_ms": self.pas_s(mod) * 1e3,
-                "memorie_mib": self.memorie_mib.get(mod) or 0.0,
+                "memorie_mib": self.memorie_ceruta_mib(mod) or 0.0,
             }
             for mod in self.moduri
         }
+
+
+def eticheta_mod(comparatie: "ComparatieModuri", mod: str) -> str:
+    """Numele modului în tabele și grafice, cu semnele notelor (`note_etichete`): „*” la
+    antrenare, la modurile compilate altele decât cel implicit (pasul optimizatorului e cel
+    compilat în modul implicit), „†” la un mod compilat în cache-ul lăsat de altul."""
+    eticheta = mod
+    if comparatie.parte == "antrenare" and mod not in ("eager", "default"):
+        eticheta += "*"
+    if mod in comparatie.cache_comun:
+        eticheta += "†"
+    return eticheta
+
+
+def note_etichete(comparatie: "ComparatieModuri") -> list[str]:
+    """Notele semnelor din `eticheta_mod`, pentru modurile de față."""
+    note = []
+    if any(eticheta_mod(comparatie, m).endswith(("*", "*†")) for m in comparatie.moduri):
+        note.append("* doar pierderea (înainte și înapoi) e compilată în acest mod; pasul optimizatorului e cel compilat "
+                    "o dată, în modul implicit, în afara grafurilor CUDA")
+    if comparatie.cache_comun:
+        note.append("† compilat în cache-ul lăsat de modul compilat înaintea lui (reglarea automată refolosită): "
+                    "primele lui apeluri nu sunt o compilare la rece")
+    return note
+
+
+def inregistreaza_comparatia(comparatie: "ComparatieModuri") -> None:
+    """Înregistrează cifrele unei comparații (`cifre.inregistreaza`), cu aceleași chei în capitol
+    și în `benchmarks/capitolul06.py`: „06.moduri_<parte>_<mod>_…”.
+
+    Cheile al căror înțeles s-a schimbat au nume noi, ca o referință veche să nu fie comparată cu
+    altă mărime: la antrenare, eager e AdamW cu `fused=True` („eager_fused”), iar accelerările
+    sunt față de el („_accelerare_fata_de_fused”); „_pornire_s” e timpul primelor trei apeluri
+    (cache gol), „_pornire_cache_comun_s” la un mod compilat în cache-ul altuia;
+    „_memorie_pas_mib” e creșterea memoriei la un pas, „_grafuri_cuda_mib” grupul grafurilor CUDA."""
+    from .cifre import inregistreaza
+
+    antrenare = comparatie.parte == "antrenare"
+    cheie_parte = "antrenare" if antrenare else "inferenta"
+    parte = "antrenare" if antrenare else "inferență"
+    for mod in comparatie.moduri:
+        nume = "eager_fused" if antrenare and mod == "eager" else mod
+        baza = f"06.moduri_{cheie_parte}_{nume}"
+        descriere = f"{parte}, {mod}" + (" (AdamW fused=True, rata float)" if nume == "eager_fused" else "")
+        inregistreaza(f"{baza}_ms", comparatie.pe_pas[mod], "ms", f"{descriere}: timpul pe pas")
+        if comparatie.memorie_pas_mib.get(mod) is not None:
+            inregistreaza(f"{baza}_memorie_pas_mib", comparatie.memorie_pas_mib[mod], "MiB",
+                          f"{descriere}: creșterea memoriei alocate într-un pas")
+        if comparatie.grafuri_cuda_mib.get(mod) is not None:
+            inregistreaza(f"{baza}_grafuri_cuda_mib", comparatie.grafuri_cuda_mib[mod], "MiB",
+                          f"{descriere}: grupul de memorie rezervat de grafurile CUDA la primele apeluri")
+        if mod == "eager":
+            continue
+        if mod in comparatie.cache_comun:
+            inregistreaza(f"{baza}_pornire_cache_comun_s", comparatie.pana_la_regim_s(mod), "s",
+                          f"{descriere}: primele trei apeluri, în cache-ul lăsat de modul dinainte (nu la rece)",
+                          depinde_de_procesor=True)
+        else:
+            inregistreaza(f"{baza}_pornire_s", comparatie.pana_la_regim_s(mod), "s",
+                          f"{descriere}: primele trei apeluri (compilare, încălzire, capturare), cache gol",
+                          depinde_de_procesor=True)
+        sufix = "_accelerare_fata_de_fused" if antrenare else "_accelerare"
+        inregistreaza(f"{baza}{sufix}", comparatie.pe_pas.accelerare("eager", mod), "×",
+                      f"{descriere} față de eager" + (" cu AdamW fused=True" if antrenare else ""))
+        pasi = comparatie.amortizare(mod)
+        if pasi is not None:
+            inregistreaza(f"{baza}_amortizare_pasi", pasi, "pași",
+                          f"{descriere}: pasul de la care s-a amortizat față de eager", depinde_de_procesor=True)
 
 
 def compara_moduri(
@@ -395,45 +699,76 @@ def compara_moduri(
     *argumente,
     moduri: Sequence[str] | None = None,
     parte: str = "inferenta",
-    existente: Mapping[str, tuple[Callable, float]] | None = None,
+    existente: Mapping[str, tuple[Callable, PornireCompilata]] | None = None,
     fara_cache: bool = True,
     runde: int = 5,
     timp_minim_s: float = 0.3,
     inainte_de_compilare: Callable[[str], object] | None = None,
+    ordine_inversa: bool = False,
+    cache_comun: Sequence[str] = (),
 ) -> ComparatieModuri:
     """Compară modurile pe un calcul: `construieste(mod)` întoarce funcția modului (pentru
     „eager”, cea necompilată), apelată cu `*argumente` (un pas de antrenare sau o inferență; de
     exemplu `lambda mod: functie_pentru_mod(f, mod)`).
 
-    Pentru fiecare mod compilat: funcția construită, apoi primul apel cu `timp_compilare`
-    (compilatorul încălzit, implicit cu un cache gol); un mod din `existente` (mod → (funcția
-    compilată, primul ei apel)) e refolosit, fără încă o compilare. Apoi timpul pe pas al
-    tuturor, cu `compara` (intercalat, în runde) și vârful memoriei la câte un apel.
+    Pentru fiecare mod compilat, în ordinea din `moduri` (sau invers, cu `ordine_inversa`: o
+    parte compilată într-o ordine, cealaltă în cealaltă, ca niciun mod să nu fie mereu primul):
+    funcția construită, apoi primele trei apeluri cu `timp_pana_la_regim` (compilatorul încălzit,
+    implicit cu un cache gol) și memoria rezervată în plus de grupul grafurilor CUDA în timpul
+    lor. Un mod din `existente` (mod → (funcția, `PornireCompilata`)) e refolosit, fără încă o
+    compilare. Modurile din `cache_comun` se compilează într-un singur cache gol, comun: primul
+    dintre ele pornește la rece, următoarele își găsesc în cache ce a lăsat el (de exemplu,
+    reglarea automată a produselor de matrice) — primul lor apel nu mai e o compilare la rece.
+
+    Apoi timpul pe pas al tuturor, cu `compara` (intercalat, în runde), memoria cerută de câte un
+    pas și primul apel al modelului amortizării, `T(1..3) − 2 · timpul pe pas`.
     `inainte_de_compilare(mod)` se apelează înainte de fiecare compilare (de exemplu, ca să
     prindă jurnalele)."""
     moduri = list(moduri or moduri_pentru_mediu())
     existente = dict(existente or {})
+    comune = [m for m in moduri if m in set(cache_comun)]
     pe_gpu = any(isinstance(a, torch.Tensor) and a.is_cuda for a in argumente) or (
         not argumente and torch.cuda.is_available()
     )
     incalzeste_compilatorul("cuda" if pe_gpu else "cpu")
-    functii, prima_s = {}, {}
-    for mod in moduri:
-        if mod == "eager":
+    functii, pornire, grafuri_cuda = {}, {}, {}
+    if "eager" in moduri:
+        functii["eager"] = construieste("eager")
+    compilate = [m for m in moduri if m != "eager"]
+    ordine = compilate[::-1] if ordine_inversa else compilate
+    refolosite, grup_deschis = [], False
+    with contextlib.ExitStack() as stiva:
+        for mod in ordine:
+            if mod in existente:
+                functii[mod], pornire[mod] = existente[mod]
+                continue
+            if inainte_de_compilare is not None:
+                inainte_de_compilare(mod)
+            in_comun = mod in comune and fara_cache
+            if in_comun:
+                if grup_deschis:
+                    refolosite.append(mod)  # găsește în cache ce a lăsat primul mod al grupului
+                else:
+                    stiva.enter_context(cache_gol())  # primul mod al grupului: la rece
+                    grup_deschis = True
             functii[mod] = construieste(mod)
-            continue
-        if mod in existente:
-            functii[mod], prima_s[mod] = existente[mod]
-            continue
-        if inainte_de_compilare is not None:
-            inainte_de_compilare(mod)
-        functii[mod] = construieste(mod)
-        prima_s[mod] = timp_compilare(functii[mod], *argumente, pe_gpu=pe_gpu, fara_cache=fara_cache)
+            inainte = memorie_grafuri_cuda_mib() if pe_gpu else None
+            pornire[mod] = timp_pana_la_regim(functii[mod], *argumente, pe_gpu=pe_gpu, fara_cache=fara_cache and not in_comun)
+            if pe_gpu and mod in MODURI_CU_GRAFURI_CUDA:
+                grafuri_cuda[mod] = max(0.0, (memorie_grafuri_cuda_mib() or 0.0) - (inainte or 0.0))
+            else:
+                grafuri_cuda[mod] = None
+    functii = {mod: functii[mod] for mod in moduri}
     pe_pas = compara(functii, *argumente, runde=runde, timp_minim_s=timp_minim_s, pe_gpu=pe_gpu)
+    prima_s = {mod: pornire[mod].prima_s(pe_pas[mod].mediana_s) for mod in pornire}
     if "eager" in functii:
         prima_s["eager"] = pe_pas["eager"].mediana_s
-    memorie = {mod: varf_memorie_mib(lambda f=f: f(*argumente)) for mod, f in functii.items()}
-    return ComparatieModuri(parte=parte, pe_pas=pe_pas, prima_s=prima_s, memorie_mib=memorie, functii=functii)
+        grafuri_cuda["eager"] = None
+    memorie = {mod: crestere_memorie_mib(lambda f=f: f(*argumente)) for mod, f in functii.items()}
+    return ComparatieModuri(
+        parte=parte, pe_pas=pe_pas, prima_s=prima_s, memorie_pas_mib=memorie, grafuri_cuda_mib=grafuri_cuda,
+        pornire=pornire, functii=functii, cache_comun=tuple(refolosite), ordine_compilare=tuple(ordine),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -567,6 +902,13 @@ def marime_galeata(lungime: int, minim: int = 16, maxim: int | None = None) -> i
     return galeata
 
 
+def galeti_folosite(lungime_prompt: int, jetoane_noi: int, minim: int = 16, maxim: int | None = None) -> list[int]:
+    """Gălețile prin care trece o generare de `jetoane_noi` jetoane după un prompt de
+    `lungime_prompt`: la fiecare jeton, modelul rulează pe lungimile `lungime_prompt`, …,
+    `lungime_prompt + jetoane_noi − 1`. Câte găleți, atâtea grafuri (cu `dynamic=False`)."""
+    return sorted({marime_galeata(n, minim, maxim) for n in range(lungime_prompt, lungime_prompt + jetoane_noi)})
+
+
 @torch.no_grad()
 def genereaza(
     logituri: Callable[[torch.Tensor], torch.Tensor],
@@ -583,7 +925,11 @@ def genereaza(
     Cu `galeti=True`, secvența e completată la dreapta (cu jetonul 0) până la `marime_galeata`:
     atenția e cauzală, deci pozițiile de completare, aflate după toate pozițiile reale, nu
     schimbă logit-urile acestora. Așa, funcția compilată vede doar câteva forme (câte o găleată),
-    nu una nouă la fiecare jeton."""
+    nu una nouă la fiecare jeton.
+
+    Doar `logituri` e (eventual) compilată: la fiecare jeton, copierea în tensorul completat,
+    `argmax`-ul, scrierea jetonului nou și bucla Python rulează eager, în afara grafului (și în
+    afara grafului CUDA, la `reduce-overhead`)."""
     secventa = torch.empty(1, prompt.shape[1] + jetoane_noi, dtype=prompt.dtype, device=prompt.device)
     secventa[:, : prompt.shape[1]] = prompt
     lungime = prompt.shape[1]

@@ -14,7 +14,10 @@ Aici:
 - `incalzeste_compilatorul()` plătește taxa o singură dată pe proces, compilând o funcție mică;
 - `cache_gol()` dă compilării un cache gol (`torch._inductor.utils.fresh_cache`: un dosar
   nou pentru cache-urile lui Inductor și Triton și cache-urile din memorie golite);
-- `timp_compilare(f, ...)` le aplică pe amândouă, apoi cronometrează prima apelare;
+- `timp_compilare(f, ...)` le aplică pe amândouă, apoi cronometrează primul apel;
+- `timp_pana_la_regim(f, ...)` le aplică pe amândouă și cronometrează primele apeluri (implicit
+  trei), fiecare sincronizat: timpul până la regimul staționar, cu tot ce face o funcție
+  compilată doar la început (la `reduce-overhead`: încălzirea și capturarea grafului CUDA);
 - `compara_compilari(...)` compilează mai multe variante, de câteva ori, în ordine alternată,
   fiecare într-o funcție nouă (cu propriul cache Dynamo), și dă mediana și împrăștierea.
 """
@@ -35,6 +38,8 @@ __all__ = [
     "incalzeste_compilatorul",
     "cache_gol",
     "timp_compilare",
+    "PornireCompilata",
+    "timp_pana_la_regim",
     "Compilari",
     "compara_compilari",
     "invelis_nou",
@@ -91,11 +96,11 @@ def incalzeste_compilatorul(dispozitiv: str | torch.device | None = None) -> flo
 
 
 def timp_compilare(functie_compilata: Callable, *argumente, pe_gpu: bool | None = None, fara_cache: bool = True) -> float:
-    """Secundele primei apelări a lui `functie_compilata(*argumente)` — compilarea plus o
+    """Secundele primului apel al lui `functie_compilata(*argumente)` — compilarea plus o
     rulare —, după ce compilatorul a fost încălzit în proces și, implicit, cu un cache gol.
 
     `functie_compilata` trebuie să nu mai fi fost apelată (altfel n-ar mai compila nimic).
-    Tot ce compilează prima apelare (la un pas de antrenare, și calculul înapoi, dacă e
+    Tot ce compilează primul apel (la un pas de antrenare, și calculul înapoi, dacă e
     inclus în `functie_compilata`) intră în timp."""
     if pe_gpu is None:
         pe_gpu = _pe_gpu(argumente)
@@ -103,6 +108,59 @@ def timp_compilare(functie_compilata: Callable, *argumente, pe_gpu: bool | None 
     context = cache_gol() if fara_cache else contextlib.nullcontext()
     with context:
         return timp_prima_apelare(functie_compilata, *argumente, pe_gpu=pe_gpu)
+
+
+#: Câte apeluri are nevoie o funcție compilată ca să ajungă în regim staționar: la
+#: `reduce-overhead`, apelul 1 rulează kernel-urile compilate pentru încălzire, apelul 2
+#: capturează graful CUDA, abia apelul 3 îl reia; la modul implicit, apelul 1 compilează.
+APELURI_PANA_LA_REGIM = 3
+
+
+@dataclass(frozen=True)
+class PornireCompilata:
+    """Primele apeluri ale unei funcții compilate noi (`timp_pana_la_regim`): durata fiecăruia,
+    în secunde, măsurată cu sincronizare înainte și după."""
+
+    apeluri_s: tuple[float, ...]
+
+    @property
+    def total_s(self) -> float:
+        """Timpul până la regim: suma primelor apeluri, T(1..k)."""
+        return sum(self.apeluri_s)
+
+    def prima_s(self, pe_apel_s: float) -> float:
+        """Primul apel „echivalent” pentru modelul amortizării (`amortizare.cost_total`):
+        `T(1..k) − (k − 1) · pe_apel_s`. Cu el, `prima + (n − 1) · pe_apel` dă exact T(1..k) la
+        n = k și, de acolo încolo, fiecare apel în plus costă cât unul în regim staționar. Tot ce
+        au cerut în plus primele k apeluri (compilarea, încălzirea, capturarea grafului CUDA)
+        ajunge astfel în primul apel."""
+        return self.total_s - (len(self.apeluri_s) - 1) * pe_apel_s
+
+
+def timp_pana_la_regim(
+    functie_compilata: Callable,
+    *argumente,
+    apeluri: int = APELURI_PANA_LA_REGIM,
+    pe_gpu: bool | None = None,
+    fara_cache: bool = True,
+) -> PornireCompilata:
+    """Cronometrează primele `apeluri` apeluri ale lui `functie_compilata(*argumente)`, fiecare
+    separat și sincronizat, după ce compilatorul a fost încălzit în proces și, implicit, cu un
+    cache gol pentru toate (și pentru apelul care capturează graful CUDA).
+
+    `functie_compilata` trebuie să nu mai fi fost apelată. Spre deosebire de `timp_compilare`
+    (doar primul apel), aici intră tot drumul până la regimul staționar: la `reduce-overhead`,
+    încălzirea (apelul 1), capturarea grafului CUDA (apelul 2) și prima reluare (apelul 3).
+    Costul pentru modelul amortizării îl dă `PornireCompilata.prima_s(pe_apel_s)`."""
+    if apeluri < 1:
+        raise ValueError("trebuie cel puțin un apel")
+    if pe_gpu is None:
+        pe_gpu = _pe_gpu(argumente)
+    incalzeste_compilatorul("cuda" if pe_gpu else "cpu")
+    context = cache_gol() if fara_cache else contextlib.nullcontext()
+    with context:
+        durate = tuple(timp_prima_apelare(functie_compilata, *argumente, pe_gpu=pe_gpu) for _ in range(apeluri))
+    return PornireCompilata(durate)
 
 
 def invelis_nou(functie: Callable, nume: str) -> Callable:
@@ -124,9 +182,9 @@ def invelis_nou(functie: Callable, nume: str) -> Callable:
 
 @dataclass(frozen=True)
 class Compilari:
-    """Timpii primei apelări ai mai multor variante de compilare (`compara_compilari`),
-    funcțiile compilate la ultima repetare, gata de folosit mai departe, și durata apelărilor
-    de după prima, la ultima repetare (`apelari_urmatoare`, în secunde)."""
+    """Timpii primului apel ai mai multor variante de compilare (`compara_compilari`),
+    funcțiile compilate la ultima repetare, gata de folosit mai departe, și durata apelurilor
+    de după primul, la ultima repetare (`apelari_urmatoare`, în secunde)."""
 
     timpi: dict
     functii: dict
@@ -148,7 +206,7 @@ def compara_compilari(
     pe_gpu: bool | None = None,
     apelari_dupa: int = 0,
 ) -> Compilari:
-    """Compară timpul primei apelări (compilarea plus o rulare) al mai multor variante.
+    """Compară timpul primului apel (compilarea plus o rulare) al mai multor variante.
 
     `variante` leagă un nume de o pereche `(functie, optiuni)`: varianta e
     `torch.compile(invelis_nou(functie), **optiuni)`, de exemplu
@@ -156,8 +214,8 @@ def compara_compilari(
 
     Încălzește întâi compilatorul, apoi compilează fiecare variantă de `repetari` ori, în
     ordine alternată (ABC, CBA, ...), de fiecare dată cu un cache gol și într-un înveliș nou;
-    așa, nici ordinea, nici cache-urile nu mai schimbă rezultatul. `apelari_dupa` apelări
-    suplimentare rulează după prima (de exemplu, la `reduce-overhead`, încălzirea și
+    așa, nici ordinea, nici cache-urile nu mai schimbă rezultatul. `apelari_dupa` apeluri
+    suplimentare rulează după primul (de exemplu, la `reduce-overhead`, încălzirea și
     capturarea grafului CUDA), în afara timpului măsurat."""
     if pe_gpu is None:
         pe_gpu = _pe_gpu(argumente)

@@ -126,21 +126,179 @@ def test_generarea_cu_galeti_da_aceleasi_jetoane_si_mai_putine_grafuri():
 
 
 def test_compara_moduri_refoloseste_si_amortizeaza():
+    from curs_compilare.masurare_compilare import PornireCompilata
+
     model = ReteaTransformer(MIC).eval()
     x = torch.randint(MIC.vocabular, (2, 8))
     f = torch.no_grad()(model)
     falsa = torch.compile(antrenare.invelis_nou(f, "refolosita"), backend="eager")
     falsa(x)
-    comparatie = antrenare.compara_moduri(lambda mod: antrenare.functie_pentru_mod(f, mod), x, moduri=["eager", "default"], existente={"default": (falsa, 1.0)},
+    comparatie = antrenare.compara_moduri(lambda mod: antrenare.functie_pentru_mod(f, mod), x, moduri=["eager", "default"],
+                                          existente={"default": (falsa, PornireCompilata((1.0, 0.01, 0.01)))},
                                           runde=2, timp_minim_s=0.02)
     assert comparatie.moduri == ["eager", "default"]
-    assert comparatie.prima_s["default"] == 1.0
-    assert comparatie.memorie_mib["eager"] is None  # pe CPU nu se măsoară
+    assert comparatie.pana_la_regim_s("default") == pytest.approx(1.02)
+    # primul apel al modelului amortizării: T(1..3) − 2 · timpul pe pas
+    assert comparatie.prima_s["default"] == pytest.approx(1.02 - 2 * comparatie.pas_s("default"))
+    assert comparatie.prima_s["eager"] == comparatie.pas_s("eager")
+    assert comparatie.memorie_pas_mib["eager"] is None and comparatie.memorie_ceruta_mib("default") is None  # pe CPU nu se măsoară
     servire = comparatie.masuratori_servire()
-    assert set(servire["default"]) == {"prima_s", "pe_apel_ms", "memorie_mib"}
+    assert set(servire["default"]) == {"prima_s", "pe_apel_ms", "memorie_mib"} and servire["default"]["memorie_mib"] == 0.0
     n = comparatie.amortizare("default")
     if n is not None:
         assert comparatie.cost_total_s("default", n) <= comparatie.cost_total_s("eager", n) * (1 + 1e-9)
+    # la n = 3, modelul dă exact timpul măsurat al primelor trei apeluri
+    assert comparatie.cost_total_s("default", 3) == pytest.approx(comparatie.pana_la_regim_s("default"))
+
+
+def test_compara_moduri_ordinea_inversa_si_cache_comun(monkeypatch):
+    """Ordinea compilării (inversă) și cache-ul comun: primul mod al grupului pornește la rece (cu
+    `fara_cache=True`), următorul se compilează în același cache și e notat ca nefiind la rece."""
+    from curs_compilare import masurare_compilare
+
+    apeluri = []
+    original = antrenare.timp_pana_la_regim
+
+    def inregistrat(functie, *argumente, fara_cache=True, **numite):
+        apeluri.append(fara_cache)
+        return original(functie, *argumente, fara_cache=fara_cache, **numite)
+
+    monkeypatch.setattr(antrenare, "timp_pana_la_regim", inregistrat)
+    x = torch.randn(16)
+    ordine = []
+
+    def construieste(mod):
+        if mod == "eager":
+            return torch.sin
+        ordine.append(mod)
+        return torch.compile(masurare_compilare.invelis_nou(torch.sin, mod), backend="eager")
+
+    c = antrenare.compara_moduri(construieste, x, moduri=["eager", "a", "b", "c"], ordine_inversa=True,
+                                 cache_comun=("b", "a"), runde=2, timp_minim_s=0.01)
+    assert ordine == ["c", "b", "a"] and c.ordine_compilare == ("c", "b", "a")
+    assert c.moduri == ["eager", "a", "b", "c"]  # afișate în ordinea cerută
+    assert apeluri == [True, False, False]  # „c” cu cache-ul lui gol; „b” și „a” în cache-ul comun, deschis de „b”
+    assert c.cache_comun == ("a",)
+    assert antrenare.eticheta_mod(c, "a") == "a†" and antrenare.eticheta_mod(c, "b") == "b"
+    assert len(antrenare.note_etichete(c)) == 1 and all(len(p.apeluri_s) == 3 for p in c.pornire.values())
+
+
+def test_etichetele_la_antrenare_noteaza_optimizatorul():
+    from curs_compilare.masurare import Comparatie, Masuratoare
+
+    m = Masuratoare(mediana_s=1.0, cuantila20_s=1.0, cuantila80_s=1.0, numar_rulari=1, unealta="x")
+    pe_pas = Comparatie({"eager": m, "default": m, "reduce-overhead": m}, ceas="perete")
+    c = antrenare.ComparatieModuri("antrenare", pe_pas, {}, {})
+    assert [antrenare.eticheta_mod(c, mod) for mod in c.moduri] == ["eager", "default", "reduce-overhead*"]
+    assert "optimizatorului" in antrenare.note_etichete(c)[0]
+    assert antrenare.eticheta_mod(antrenare.ComparatieModuri("inferență", pe_pas, {}, {}), "reduce-overhead") == "reduce-overhead"
+
+
+def test_memoria_nu_se_masoara_pe_procesor():
+    if not torch.cuda.is_available():
+        assert antrenare.crestere_memorie_mib(lambda: torch.ones(10)) is None
+        assert antrenare.memorie_grafuri_cuda_mib() is None
+
+
+def test_optimizatorul_eager_fused_cu_rata_float():
+    model = torch.nn.Linear(4, 3)
+    optimizator, pas = antrenare.optimizare_eager(model, 2e-3)
+    grup = optimizator.param_groups[0]
+    assert grup["fused"] and not isinstance(grup["lr"], torch.Tensor) and grup["lr"] == 2e-3
+    assert antrenare.varianta_adamw(optimizator) == "fused"
+    for p in model.parameters():
+        p.grad = torch.ones_like(p)
+    inainte = [p.detach().clone() for p in model.parameters()]
+    pas()
+    assert all(not torch.equal(a, p) for a, p in zip(inainte, model.parameters()))
+    # float64 are și el fused=True; pe un dispozitiv fără fused (de exemplu „meta”), foreach
+    assert antrenare.varianta_adamw(antrenare.optimizare_eager(torch.nn.Linear(2, 2, dtype=torch.float64))[0]) == "fused"
+    assert antrenare.varianta_adamw(antrenare.optimizare_eager(torch.nn.Linear(2, 2, device="meta"))[0]) == "foreach"
+
+
+def test_rata_in_tensor_cu_capturable_false_cade_pe_bucla():
+    """Capcana referinței eager: o rată-tensor cu capturable=False oprește foreach în tăcere."""
+    model = torch.nn.Linear(4, 3)
+    assert antrenare.varianta_adamw(torch.optim.AdamW(model.parameters(), lr=torch.tensor(1e-3))) == "buclă pe tensori"
+    assert antrenare.varianta_adamw(torch.optim.AdamW(model.parameters(), lr=1e-3, foreach=True)) == "foreach"
+    optimizator, _ = optimizare_cu_rata_tensor(model, compilat=False)
+    antrenare.pune_rata(optimizator, 5e-3)
+    assert isinstance(optimizator.param_groups[0]["lr"], torch.Tensor) and optimizator.param_groups[0]["lr"].item() == pytest.approx(5e-3)
+    eager, _ = antrenare.optimizare_eager(model)
+    antrenare.pune_rata(eager, 5e-3)
+    assert eager.param_groups[0]["lr"] == 5e-3
+
+
+def test_programul_ratei_merge_si_pe_rata_float():
+    torch.manual_seed(0)
+    model = ReteaTransformer(MIC)
+    date = DateCiclu(MIC)
+    optimizator, pas = antrenare.optimizare_eager(model, 1e-3)
+    rate = []
+    antreneaza(model, date.loturi(3), lambda x, y: pierdere(model, x, y), lambda: (rate.append(optimizator.param_groups[0]["lr"]), pas()),
+               optimizator, "eager", program_rata=lambda t: 1e-3 * (t + 1))
+    assert rate == pytest.approx([1e-3, 2e-3, 3e-3])
+
+
+def test_gradscaler_foloseste_pasul_compilat_si_sare_pasii_cu_inf():
+    """Cu un GradScaler, pasul e cel dat (aici compilat, numărat), nu `optimizator.step()` eager;
+    un gradient infinit sare pasul și înjumătățește factorul de scalare."""
+    from curs_compilare.inspectie import NumaratorCompilari
+
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 3)
+    numarator = NumaratorCompilari()
+    optimizator, pas = optimizare_cu_rata_tensor(model, 1e-2, backend=numarator)
+    scalare = torch.amp.GradScaler("cpu", init_scale=2.0**8)
+    x = torch.randn(5, 4)
+    loturi = [(x, None)] * 3
+    rulare = antreneaza(model, loturi, lambda a, b: model(a).pow(2).mean(), pas, optimizator, "fp16", scalare=scalare)
+    assert numarator.compilari == 1 and len(rulare.pierderi) == 3
+    assert optimizator.state[next(model.parameters())]["step"].item() == 3
+    inainte = [p.detach().clone() for p in model.parameters()]
+    optimizator.zero_grad()
+    scalare.scale(model(x).pow(2).mean() * float("inf")).backward()
+    assert not antrenare.pas_cu_scalare(scalare, optimizator, pas)
+    assert all(torch.equal(a, p) for a, p in zip(inainte, model.parameters()))
+    assert scalare.get_scale() == 2.0**7
+
+
+def test_pragul_de_zgomot_si_concluzia():
+    a = torch.tensor([1.0, 2.0, 3.0])
+    assert antrenare.abatere_maxima(a, a + torch.tensor([0.0, -0.3, 0.1])) == pytest.approx(0.3)
+    sub = antrenare.concluzie_fata_de_prag(0.25, 0.1, "Curba compilată", "eager în float32")
+    assert "2,5×" in sub and "a preciziei reduse" in sub and "Cel mult 3×" in sub
+    peste = antrenare.concluzie_fata_de_prag(0.45, 0.1, "Curba compilată", "eager în float32")
+    assert "4,5×" in peste and "Peste 3×" in peste
+    assert "n-ai cu ce compara" in antrenare.concluzie_fata_de_prag(0.1, 0.0, "Curba", "eager")
+
+
+def test_galetile_folosite_de_generare():
+    assert antrenare.galeti_folosite(58, 12, 16, 1024) == [64, 128]
+    assert antrenare.galeti_folosite(40, 12, 16, 1024) == [64]
+    assert antrenare.galeti_folosite(6, 6, 4, 16) == [8, 16]
+
+
+def test_avertismentul_marcajului_de_profiler_e_ascuns():
+    """Prima compilare a unui `Optimizer.step` scrie, o dată pe proces, avertismentul lui Dynamo
+    „Profiler record function … will be ignored”; importul modulului îl ascunde. Într-un proces
+    nou, ca avertismentul să nu fi fost deja scris."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cod = (
+        "import torch, curs_compilare.antrenare as a\n"
+        "m = torch.nn.Linear(3, 3)\n"
+        "for p in m.parameters(): p.grad = torch.ones_like(p)\n"
+        "o, pas = a.optimizare_cu_rata_tensor(m, backend='eager'); pas(); print('GATA')\n"
+    )
+    radacina = Path(__file__).resolve().parent.parent
+    mediu = dict(os.environ, PYTHONPATH=str(radacina))
+    proces = subprocess.run([sys.executable, "-c", cod], capture_output=True, text=True, env=mediu, timeout=300)
+    assert "GATA" in proces.stdout, proces.stderr[-2000:]
+    assert "will be ignored" not in proces.stderr, proces.stderr[-2000:]
 
 
 def test_moduri_pe_cpu():

@@ -90,7 +90,7 @@ def test_compilarea_regionala_cache_si_set_stance():
 
 def test_servirea_cu_galeti_si_grafuri_numarate():
     cod = _cod()
-    assert "galeti=True" in cod or "galeti=galeti" in cod
+    assert "galeti=True" in cod or "galeti=cu_galeti" in cod
     assert "dynamic=True" in cod and "numara_grafuri()" in cod
     assert '"reduce-overhead, găleți"' in cod
 
@@ -129,8 +129,100 @@ def test_revizie_afirmatii_corectate():
     assert "cum rulează float32 pe un GPU modern" not in text and "PyTorch nu-l pornește implicit" in text
     assert "o recompilare (capitolul 02) la fiecare pas" not in text
     assert "câțiva sau câteva sute de pași" not in text
-    assert "memory_reserved" in text
+    assert "memory_snapshot" in text and "grupul de memorie" in text
     assert "una lângă alta" not in text and "fiecare din ei" not in text
     assert "recompilări fără găleți" not in _cod()
     modul = MODUL.read_text(encoding="utf-8")
     assert "ar recompila la fiecare pas" not in modul
+
+
+CACHE = RADACINA / "curs_compilare" / "cache_compilare.py"
+VERIFICARI = RADACINA / "curs_compilare" / "exercitii" / "cap06.py"
+
+
+def test_referinta_eager_e_forma_ei_cea_mai_buna():
+    """Eager primește AdamW cu fused=True și rata float (nu rata în tensor, cu care PyTorch renunță în
+    tăcere la foreach); compilatul ține rata în tensor, iar Dynamo rulează pasul în modul capturable."""
+    text, cod = markdown(CAPITOL), _cod()
+    assert "`fused=True`" in text and "`capturable=True`" in text and "capturable=False" in text
+    assert "optimizare_eager(model_eager, RATA)" in cod and "optimizare_eager(model_fp32, RATA)" in cod
+    assert "compilat=False" not in cod
+    assert "varianta_adamw" in cod and "06.pas_adamw_eager_" in cod
+    assert "pune_rata(optimizator" in cod and '["lr"].fill_(RATA / 10)' not in cod
+    script = SCRIPT.read_text(encoding="utf-8")
+    assert "optimizare_eager(" in script and "compilat=False" not in script
+
+
+def test_memoria_e_cresterea_pasului_plus_grupul_grafurilor_cuda():
+    text, cod = markdown(CAPITOL), _cod()
+    assert "max_memory_allocated()` minus `torch.cuda.memory_allocated()" in text
+    assert "vârful memoriei" not in text + cod and "max_memory_allocated e doar" not in cod
+    assert "memorie_pas_mib" in cod and "grafuri_cuda_mib" in cod and "memorie_ceruta_mib" in cod
+    modul = MODUL.read_text(encoding="utf-8")
+    assert "def crestere_memorie_mib" in modul and "segment_pool_id" in modul
+    assert "memoria cerută" in text and "1 024 MiB" in text  # exercițiul 2, pe aceeași definiție
+
+
+def test_pornirea_e_timpul_pana_la_regim_cu_ordine_alternata():
+    text, cod = markdown(CAPITOL), _cod()
+    assert "T(1..3) − 2 · timpul pe pas" in text and "capturează graful CUDA" in text
+    assert "ordine_inversa=True" in cod and "existente=" not in cod
+    assert "timp_pana_la_regim" in MODUL.read_text(encoding="utf-8")
+    assert "Inferența se măsoară prima" in text
+    # inferența e compilată înaintea antrenării, în aceeași celulă
+    celula = next(c for c in _celule(CAPITOL, "code") if "moduri_antrenare = compara_moduri(" in c)
+    assert celula.index("moduri_inferenta = compara_moduri(") < celula.index("moduri_antrenare = compara_moduri(")
+
+
+def test_precizia_explicata_ca_in_capitolul_07_si_pragul_de_zgomot():
+    text, cod = markdown(CAPITOL), _cod()
+    assert "emulate_precision_casts" in text and "ține rezultatele intermediare în float32" in text
+    assert "în bfloat16, cu câteva procente" not in text
+    assert "ordinea diferită a rotunjirilor" not in cod
+    assert "pragul de zgomot" in text and "concluzie_fata_de_prag(" in cod
+    assert "06.precizie_prag_eager" in cod and '"eager, a doua rulare"' in cod and "06.precizie_repetare_eager" in cod
+
+
+def test_mega_cache_incalzeste_compilatorul_in_procesul_nou():
+    assert 'rezultat["incalzire_s"] = incalzeste_compilatorul(dispozitiv)' in CACHE.read_text(encoding="utf-8")
+    text = markdown(CAPITOL)
+    assert "fiecare proces importă compilatorul și îl încălzește" in text
+    assert "plătește totuși pornirea Python, importurile și taxa primei compilări" not in text
+    assert "06.megacache_rece_incalzit_s" in _cod()
+
+
+def test_decodarea_trece_peste_marginea_unei_galeti_pe_orice_profil():
+    from curs_compilare.antrenare import galeti_folosite
+
+    cod = _cod()
+    lungimi = re.search(r"LUNGIME_PROMPT, JETOANE_NOI = dimensiune\(gpu=\((\d+), (\d+)\), cpu=\((\d+), (\d+)\), rapid=\((\d+), (\d+)\)\)", cod)
+    minime = re.search(r"MINIM_GALEATA = dimensiune\(gpu=(\d+), cpu=(\d+), rapid=(\d+)\)", cod)
+    assert lungimi and minime
+    maxime = (1024, 64, 16)  # lungimea secvențelor din configuratie_pentru_mediu: GPU, procesor, profilul rapid
+    for profil, maxim in enumerate(maxime):
+        prompt, noi = int(lungimi.group(2 * profil + 1)), int(lungimi.group(2 * profil + 2))
+        assert prompt + noi - 1 <= maxim
+        assert len(galeti_folosite(prompt, noi, int(minime.group(profil + 1)), maxim)) >= 2, profil
+    text = markdown(CAPITOL)
+    assert "rulează eager, în afara grafului" in text and "`argmax`" in text
+    assert "06.decodare_eager_ms" not in cod and "_pe_jeton_ms" in cod
+
+
+def test_modul_pasului_optimizatorului_numit_si_float16():
+    text, cod = markdown(CAPITOL), _cod()
+    assert "compilat o singură dată, în modul implicit" in text and "note_etichete(c)" in cod
+    assert "`scalare.unscale_`" in text and "PRECIZIE == torch.float16" in cod
+    modul = MODUL.read_text(encoding="utf-8")
+    assert "def pas_cu_scalare" in modul and "scalare.step(optimizator)\n" not in modul
+    assert "`record_function`" in text  # avertismentul lui Dynamo, explicat
+
+
+def test_limba_modulelor_capitolului():
+    for cale in (MODUL, CACHE, VERIFICARI, SCRIPT, RADACINA / "curs_compilare" / "masurare_compilare.py"):
+        sursa = cale.read_text(encoding="utf-8")
+        for gresit in ("Compil-o", "aleatorul", "bucla fierbinte", "fierbinte"):
+            assert gresit not in sursa, (cale.name, gresit)
+        for sedila in ("\u015f", "\u015e", "\u0163", "\u0162"):
+            assert sedila not in sursa, cale.name
+    cod = _cod()
+    assert "Prompt de {cifre.format_numar" not in cod and "jetoane, {cifre.cu_substantiv(PASI" not in cod

@@ -193,12 +193,90 @@ def test_ex1_planificatorul_care_nu_avanseaza():
     _respins(cap06.exercitiul_1(_pregateste(pas="fara_planificator")), "programul nu avansează")
 
 
-def test_ex1_pe_de_rost_program_pentru_20_de_pasi():
-    """Un program scris pentru 20 de pași, oricât ar cere `pasi_totali`: verificarea cere 21–27."""
+@pytest.mark.parametrize("total", [15, 20, 35])
+def test_ex1_pe_de_rost_un_total_fix_in_loc_de_pasi_totali(total):
+    """Un program scris pentru un total fix, oricât ar cere `pasi_totali`: cele două sesiuni (12–19
+    și 30–39 de pași) au totaluri diferite, deci un total fix pică măcar într-una, cu numele lui."""
     _respins(
-        cap06.exercitiul_1(_pregateste(factor=lambda n: (lambda t: rata_la_pasul(t, 20) / RATA_MAXIMA))),
-        "nu urmează programul", "pasul",
+        cap06.exercitiul_1(_pregateste(factor=lambda n: (lambda t: rata_la_pasul(t, total) / RATA_MAXIMA))),
+        f"programul pentru {total} de pași" if total >= 20 else f"programul pentru {total} pași", "pe de rost",
     )
+
+
+@pytest.mark.parametrize("incalzire", [1, 2, 3])
+def test_ex1_pe_de_rost_o_incalzire_fixa(incalzire):
+    """Încălzirea scrisă pe de rost (de exemplu 2 pași, cât dădeau odinioară toate totalurile
+    verificării): o sesiune are încălzirea de 1 pas, cealaltă de 3, deci orice lungime fixă pică.
+    O încălzire fixă de 1 pas e chiar cosinusul fără încălzire: diagnosticul lui."""
+    fragmente = (["lipsește încălzirea"] if incalzire == 1 else
+                 [f"Încălzirea ta are mereu {incalzire} pași", "pe de rost"])
+    _respins(
+        cap06.exercitiul_1(_pregateste(factor=lambda n: (lambda t: cap06._cu_incalzirea(t, n, incalzire) / RATA_MAXIMA))),
+        *fragmente,
+    )
+
+
+def test_sesiunile_ex1_au_incalziri_diferite():
+    (a_min, a_max), (b_min, b_max) = cap06.SESIUNI_1
+    incalziri_a = {max(1, n // 10) for n in range(a_min, a_max + 1)}
+    incalziri_b = {max(1, n // 10) for n in range(b_min, b_max + 1)}
+    assert len(incalziri_a) == len(incalziri_b) == 1 and not incalziri_a & incalziri_b
+    assert set(range(a_min, a_max + 1)).isdisjoint(range(b_min, b_max + 1))
+
+
+def test_ex1_momeala_compilata_langa_un_pas_eager():
+    """Pasul optimizatorului eager, plus o funcție compilată oarecare, ca Dynamo să captureze un graf:
+    verificarea se uită la pasul optimizatorului însuși (cârligul lui, `is_compiling()`)."""
+    def cu_momeala(model, pasi_totali):
+        opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(RATA_MAXIMA))
+        planificator = LambdaLR(opt, lambda t: rata_la_pasul(t, pasi_totali) / RATA_MAXIMA)
+        momeala = torch.compile(lambda x: x * 2 + 1)
+
+        def pas_optimizare():
+            opt.step()
+            planificator.step()
+            momeala(torch.ones(4))
+
+        return opt, pas_optimizare
+
+    _respins(cap06.exercitiul_1(cu_momeala), "nu pasul optimizatorului", "a rulat eager")
+
+
+def test_ex1_pasul_ascuns_de_dynamo_cu_disable():
+    def ascuns(model, pasi_totali):
+        opt = torch.optim.AdamW(model.parameters(), lr=torch.tensor(RATA_MAXIMA))
+        planificator = LambdaLR(opt, lambda t: rata_la_pasul(t, pasi_totali) / RATA_MAXIMA)
+        pas_eager = torch.compiler.disable(opt.step)
+
+        @torch.compile
+        def pas_optimizare():
+            pas_eager()
+            planificator.step()
+            return torch.ones(2) * 2  # ceva compilat totuși
+
+        return opt, pas_optimizare
+
+    _respins(cap06.exercitiul_1(ascuns), "Parametrii sunt corecți")
+
+
+def test_ex1_unealta_cursului_cu_un_planificator_lipit_e_respinsa():
+    """`antrenare.optimizare_cu_rata_tensor` face deja AdamW cu rata în tensor și pasul compilat, cele
+    două lucruri pe care le exersează exercițiul: respinsă, fără să ruleze pașii."""
+    from curs_compilare.antrenare import optimizare_cu_rata_tensor
+
+    def cu_unealta(model, pasi_totali):
+        opt, pas = optimizare_cu_rata_tensor(model, RATA_MAXIMA)
+        planificator = LambdaLR(opt, lambda t: rata_la_pasul(t, pasi_totali) / RATA_MAXIMA)
+
+        def pas_optimizare():
+            pas()
+            planificator.step()
+
+        return opt, pas_optimizare
+
+    inceput = time.perf_counter()
+    _respins(cap06.exercitiul_1(cu_unealta), "optimizare_cu_rata_tensor", "scrie-le tu")
+    assert time.perf_counter() - inceput < 5
 
 
 def test_ex1_contor_python_in_functia_compilata_recompileaza():
@@ -214,7 +292,7 @@ def test_ex1_contor_python_in_functia_compilata_recompileaza():
 
         return opt, pas_optimizare
 
-    _respins(cap06.exercitiul_1(cu_contor), "s-a recompilat la pasul 2", "contor", absente=("a devenit un float",))
+    _respins(cap06.exercitiul_1(cu_contor), "s-a recompilat la pasul", "contor", absente=("a devenit un float",))
 
 
 @pytest.mark.parametrize(
@@ -382,6 +460,21 @@ def test_ex2_respinge_tipuri_si_nume_gresite(raspuns, fragmente):
     _respins(cap06.exercitiul_2(raspuns), *fragmente)
 
 
+def test_ex2_referinta_verificarii_e_respinsa():
+    _respins(cap06.exercitiul_2(lambda m, c, l, mem: cap06._alege(m, c, l, mem)), "verificari._alege")
+    _respins(cap06.exercitiul_2(lambda m, c, l, mem: cap06._alege_corect(
+        {"masuratori": m, "cereri": c, "latenta_max_ms": l, "memorie_max_mib": mem})), "verificari._alege_corect")
+
+
+def test_ex2_exemplul_din_enunt_foloseste_memoria_ceruta():
+    """Memoria din enunț e cea cerută de mod (creșterea la un apel plus grupul grafurilor CUDA): modurile
+    cu grafuri CUDA cer cel mai mult, iar limita le elimină."""
+    e = cap06.EXEMPLU_2["masuratori"]
+    limita = cap06.EXEMPLU_2["memorie_max_mib"]
+    assert e["reduce-overhead"]["memorie_mib"] > limita and e["max-autotune"]["memorie_mib"] > limita
+    assert e["default"]["memorie_mib"] <= e["eager"]["memorie_mib"] <= limita
+
+
 def test_ex2_ocolirea_primul_mod_valid():
     """Primul mod care respectă constrângerile, fără să compare costurile."""
     def primul_valid(masuratori, cereri, latenta_max_ms, memorie_max_mib):
@@ -521,6 +614,45 @@ def test_ex3_cate_un_graf_pe_strat_e_respins():
         return model
 
     _respins(cap06.exercitiul_3(optiuni_diferite), "în loc de unul singur", "aceleași opțiuni")
+
+
+def test_ex3_forward_compilat_in_clasa_e_respins_si_clasa_pusa_la_loc():
+    original = BlocTransformer.forward
+
+    def in_clasa(model):
+        BlocTransformer.forward = torch.compile(BlocTransformer.forward)
+        return model
+
+    try:
+        _respins(cap06.exercitiul_3(in_clasa), "a schimbat clasa", "BlocTransformer.forward", "am pus clasa la loc")
+        assert BlocTransformer.forward is original
+        # schimbată înainte de verificare, de o celulă rulată mai devreme
+        BlocTransformer.forward = torch.compile(original)
+        _respins(cap06.exercitiul_3(_regional), "înaintea verificării", "BlocTransformer.forward")
+        assert BlocTransformer.forward is original
+    finally:
+        BlocTransformer.forward = original
+
+
+def test_ex3_clasa_straturilor_schimbata_e_respinsa():
+    class BlocCompilat(BlocTransformer):
+        pass
+
+    def alta_clasa(model):
+        for strat in model.straturi:
+            strat.__class__ = BlocCompilat
+            strat.compile()
+        return model
+
+    _respins(cap06.exercitiul_3(alta_clasa), "nu mai sunt de clasa `BlocTransformer`", "BlocCompilat")
+
+
+def test_ex3_unealta_cursului_e_respinsa():
+    from curs_compilare import antrenare
+
+    inceput = time.perf_counter()
+    _respins(cap06.exercitiul_3(lambda m: antrenare._compileaza_straturile(m)), "_compileaza_straturile")
+    assert time.perf_counter() - inceput < 5
 
 
 def test_ex3_nescris_exceptie_si_bucla(monkeypatch):

@@ -64,8 +64,17 @@ def test_procesul_nou_care_esueaza_spune_de_ce(tmp_path):
     gresita = ConfiguratieTransformer.__new__(ConfiguratieTransformer)
     object.__setattr__(gresita, "__dict__", dict(vocabular=16, dim_model=10, nr_capete=3, nr_straturi=1, lungime=4, marime_lot=2))
     with pytest.raises(RuntimeError, match="dim_model"):
-        cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", gresita)
+        cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", gresita, incalzeste=False)
     assert cache_compilare.are_artefacte_cache()
+
+
+def test_procesul_nou_incalzeste_compilatorul_inaintea_timpilor(tmp_path):
+    """Procesul nou plătește taxa primei compilări pe o funcție mică, într-un cache temporar,
+    înaintea timpilor: încălzirea e raportată separat, iar dosarul cache-ului măsurat nu o conține."""
+    mica = ConfiguratieTransformer(vocabular=16, dim_model=8, nr_capete=2, nr_straturi=1, lungime=4, marime_lot=2)
+    rezultat = cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", mica)
+    assert rezultat.incalzire_s is not None and rezultat.incalzire_s > 0
+    assert rezultat.pas_s > 0 and rezultat.proces_s > rezultat.incalzire_s + rezultat.pas_s
 
 
 def test_completeaza_inlocuieste_doar_notebookurile_executate():

@@ -101,3 +101,35 @@ def test_incalzirea_merge_si_cu_gradientii_opriti(monkeypatch):
     monkeypatch.setattr(masurare_compilare, "_INCALZITE", {})
     with torch.no_grad():
         assert masurare_compilare.incalzeste_compilatorul("cpu") > 0
+
+
+def test_timp_pana_la_regim_cronometreaza_primele_apeluri_si_da_primul_apel_al_modelului():
+    """Trei apeluri, fiecare cronometrat separat; primul apel al modelului amortizării e
+    T(1..3) − 2 · timpul pe apel, ca totalul după trei apeluri să fie chiar cel măsurat."""
+    import time
+
+    from curs_compilare.amortizare import cost_total
+
+    durate = iter([0.2, 0.05, 0.01, 0.01])
+
+    def lenta_la_inceput():
+        time.sleep(next(durate))
+
+    pornire = masurare_compilare.timp_pana_la_regim(lenta_la_inceput)
+    assert len(pornire.apeluri_s) == masurare_compilare.APELURI_PANA_LA_REGIM == 3
+    assert pornire.apeluri_s[0] >= 0.2 and pornire.apeluri_s[1] >= 0.05 and pornire.apeluri_s[2] < pornire.apeluri_s[0]
+    assert pornire.total_s == sum(pornire.apeluri_s)
+    prima = pornire.prima_s(0.01)
+    assert prima == pornire.total_s - 2 * 0.01
+    assert cost_total(prima, 0.01, 3) == pornire.total_s
+    assert masurare_compilare.PornireCompilata((1.0,)).prima_s(0.5) == 1.0
+
+
+def test_timp_pana_la_regim_pe_o_functie_compilata():
+    def lant(x):
+        return torch.cos(x) * 2 - 1
+
+    x = torch.randn(32)
+    compilat = torch.compile(masurare_compilare.invelis_nou(lant, "regim"))
+    pornire = masurare_compilare.timp_pana_la_regim(compilat, x, apeluri=2)
+    assert len(pornire.apeluri_s) == 2 and pornire.apeluri_s[0] > pornire.apeluri_s[1]  # primul compilează

@@ -1,17 +1,25 @@
 """Verificările exercițiilor din capitolul 06 — modelul întreg (antrenare și servire compilate).
 
-- Exercițiul 1: un program al ratei de învățare care nu recompilează. Pe un model mic (un strat
-  liniar, pe procesor, ca verificarea să fie rapidă oriunde), cu gradienți aleatori: parametrii
-  după fiecare pas sunt cei ai unui AdamW de referință eager cu rata `rata_la_pasul(t)` ca float;
-  rata folosită la fiecare pas e citită din actualizare (AdamW e liniar în rată), ca o greșeală a
-  programului să fie spusă pe nume; pasul chiar trece prin Dynamo și nu se recompilează după
-  primii doi pași.
+- Exercițiul 1: un program al ratei de învățare care nu recompilează. În două sesiuni, fiecare
+  cu alt număr de pași și altă lungime a încălzirii (ca o încălzire sau un total scrise pe de
+  rost să nu treacă), pe un model mic (un strat liniar, pe procesor, ca verificarea să fie rapidă
+  oriunde), cu gradienți aleatori: parametrii după fiecare pas sunt cei ai unui AdamW de
+  referință eager cu rata `rata_la_pasul(t)` ca float; rata folosită la fiecare pas e citită din
+  actualizare (AdamW e liniar în rată), ca o greșeală a programului să fie spusă pe nume; chiar
+  `optimizator.step()` rulează compilat (un cârlig înaintea pasului notează
+  `torch.compiler.is_compiling()`), iar pasul nu se recompilează după primii doi pași.
 - Exercițiul 2: alegerea modului de compilare pentru o constrângere de servire, din cifre
-  măsurate, pe cazuri alese la întâmplare (plus cifrele din enunț, `EXEMPLU_2`).
+  măsurate (memoria: cea cerută de mod, creșterea la un apel plus grupul grafurilor CUDA), pe
+  cazuri alese la întâmplare (plus cifrele din enunț, `EXEMPLU_2`).
 - Exercițiul 3: compilarea regională a blocului repetat, pe două modele mici (2 și 3–4 straturi):
-  ieșirile egale cu eager, `state_dict` neschimbat, fiecare strat rulat printr-o regiune compilată
-  (numărate cu profilerul, la al doilea apel), un singur graf pentru bloc (contoarele lui Dynamo),
-  fără recompilări.
+  ieșirile egale cu eager, `state_dict` neschimbat, clasa `BlocTransformer` neatinsă (o
+  `forward` compilată pusă în clasă e respinsă și clasa e pusă la loc), fiecare strat rulat
+  printr-o regiune compilată (numărate cu profilerul, la al doilea apel), un singur graf pentru
+  bloc (contoarele lui Dynamo), fără recompilări.
+
+Uneltele cursului care fac chiar exercițiul (`antrenare.optimizare_cu_rata_tensor` la 1,
+`antrenare._compileaza_straturile` la 3) și referințele verificării (`_alege`, `_alege_corect` la
+2) sunt respinse, dacă funcția cursantului le cheamă.
 
 Intrările se schimbă la fiecare rulare (`generator_aleator`; cu `CURS_SEMINTA=…` în mediu, mereu
 aceleași). Codul cursantului se apelează numai prin `apeleaza`, iar ce rulează indirect (funcțiile
@@ -35,6 +43,7 @@ import torch
 from torch import nn
 
 from ..amortizare import cost_total
+from ..modele import BlocTransformer, ReteaTransformer
 from ..cifre import cu_substantiv, format_numar, format_timp
 from .baza import fara_jurnale_torch as _fara_jurnale_torch
 from .baza import (
@@ -121,10 +130,12 @@ LIMITA_PREGATIRE_1_S = 20.0
 LIMITA_PRIMUL_PAS_1_S = 120.0
 LIMITA_PAS_1_S = 60.0
 LIMITA_VERIFICARE_1_S = 300.0
-#: Câți pași (aleși la întâmplare între cele două limite; nu 20, ca un program scris pe de rost
-#: pentru 20 de pași să nu treacă) și la câți dintre primii pași e permisă o compilare: după al
+#: Verificarea rulează două sesiuni, fiecare cu un optimizator nou, cu un număr de pași ales la
+#: întâmplare dintr-un interval: în prima, încălzirea are 1 pas (12–19 pași), în a doua 3 pași
+#: (30–39). Un program cu încălzirea scrisă pe de rost sau cu alt total decât `pasi_totali` pică
+#: măcar într-una. La câți dintre primii pași ai unei sesiuni e permisă o compilare: după al
 #: doilea pas, nimic nou.
-PASI_MINIMI_1, PASI_MAXIMI_1 = 21, 27
+SESIUNI_1 = ((12, 19), (30, 39))
 PASI_CU_COMPILARE_PERMISA = 2
 #: Toleranța comparației parametrilor cu referința (compilat față de eager, float32).
 _TOLERANTA_1 = dict(rtol=1e-5, atol=1e-6)
@@ -144,6 +155,15 @@ def _fara_incalzire(t: int, n: int) -> float:
 def _doar_incalzire(t: int, n: int) -> float:
     incalzire = max(1, n // 10)
     return RATA_MAXIMA * min(t + 1, incalzire) / incalzire
+
+
+def _cu_incalzirea(t: int, n: int, incalzire: int) -> float:
+    """Programul cursului, dar cu încălzirea de `incalzire` pași, oricât ar fi `n` (o greșeală)."""
+    if t < incalzire:
+        return RATA_MAXIMA * (t + 1) / incalzire
+    minima = RATA_MAXIMA / 10
+    progres = min(1.0, (t + 1 - incalzire) / max(1, n - incalzire))
+    return minima + (RATA_MAXIMA - minima) * 0.5 * (1 + math.cos(math.pi * progres))
 
 
 #: Programe greșite cunoscute: (rata la pasul t, explicația). Una e numită doar dacă ratele
@@ -357,6 +377,22 @@ def _greseala_numita_1(rate: list[tuple[int, float]], n: int) -> str | None:
         # float32 a tensorului ratei
         if all(_aproape(r, program(t, n), _TOLERANTA_PROGRAM_GRESIT) for t, r in rate):
             return explicatie
+    incalzire = max(1, n // 10)
+    for total in range(2, 4 * n + 1):
+        if total != n and all(_aproape(r, rata_la_pasul(t, total), _TOLERANTA_PROGRAM_GRESIT) for t, r in rate):
+            return (
+                f"Ratele tale sunt exact programul pentru {cu_substantiv(total, 'pas', 'pași')}, dar aici "
+                f"`pasi_totali` era {format_numar(n)}: ai scris totalul pe de rost. Folosește argumentul primit: "
+                "`rata_la_pasul(t, pasi_totali)`."
+            )
+    for fixa in range(1, 11):
+        if fixa != incalzire and all(_aproape(r, _cu_incalzirea(t, n, fixa), _TOLERANTA_PROGRAM_GRESIT) for t, r in rate):
+            return (
+                f"Încălzirea ta are mereu {cu_substantiv(fixa, 'pas', 'pași')}, dar pentru `pasi_totali` = "
+                f"{format_numar(n)} trebuie să aibă `max(1, pasi_totali // 10)` = {cu_substantiv(incalzire, 'pas', 'pași')}: "
+                "ai scris lungimea încălzirii pe de rost. Calculeaz-o din `pasi_totali` sau folosește chiar "
+                "`rata_la_pasul(t, pasi_totali)`."
+            )
     return None
 
 
@@ -412,7 +448,8 @@ def _mesaj_recompilare_1(pas: int, grafuri: int, optimizator, limita_atinsa: boo
 def _pasii_1(optimizator, pas_optimizare, model: nn.Module, n: int, generator: torch.Generator):
     """Rulează cei n pași ai cursantului, alături de referință (AdamW eager cu rata ca float) și de
     umbră (un AdamW cu rata 1, din care se citește rata folosită). Întoarce (ratele citite,
-    abaterile, grafuri noi, cadre noi)."""
+    abaterile, parametrii referinței, grafuri noi, cadre noi, și pentru fiecare pas dacă
+    `optimizator.step()` a rulat compilat: True, False sau None dacă n-a fost chemat)."""
     parametri = list(model.parameters())
     referinta = copy.deepcopy(model)
     parametri_ref = list(referinta.parameters())
@@ -421,135 +458,198 @@ def _pasii_1(optimizator, pas_optimizare, model: nn.Module, n: int, generator: t
     parametri_umbra = list(umbra.parameters())
     optimizator_umbra = torch.optim.AdamW(parametri_umbra, lr=1.0)
     grafuri_inainte, cadre_inainte = _grafuri(), _cadre()
-    rate, abateri = [], []
-    for t in range(n):
-        gradienti = [torch.randn(p.shape, generator=generator, dtype=p.dtype) for p in parametri]
-        inainte = [p.detach().clone() for p in parametri]
-        with torch.no_grad():
-            for p, g in zip(parametri, gradienti):
-                p.grad = g.clone()
-            for p, q, g in zip(parametri_umbra, inainte, gradienti):
-                p.copy_(q)
-                p.grad = g.clone()
-        grafuri_pas = _grafuri()
-        jurnal = io.StringIO()
-        limita = LIMITA_PRIMUL_PAS_1_S if t == 0 else LIMITA_PAS_1_S
-        try:
-            with _fara_jurnale_torch(jurnal):
-                apeleaza(pas_optimizare, limita_s=limita, ce=f"`pas_optimizare()` la pasul {t}")
-        except GresealaCursant as greseala:
-            if _limita_atinsa(jurnal.getvalue()):
-                raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True)) from None
-            if "a ridicat Unsupported" in str(greseala):
-                planificator = (
-                    " Aici, planificatorul învelește `optimizator.step()` într-o funcție pe care Dynamo n-o "
-                    "urmărește (în lr_scheduler.py), deci graful se întrerupe acolo; pasul optimizatorului se "
-                    "compilează oricum, în graful lui. Scoate `fullgraph=True` sau schimbă rata fără "
-                    "planificator (`fill_` pe tensorul ratei)."
-                    if "lr_scheduler" in str(greseala) else " Scoate `fullgraph=True`."
-                )
-                raise GresealaCursant(
-                    f"La pasul {t}, Dynamo n-a putut urmări `pas_optimizare` într-un singur graf, iar cu "
-                    f"`fullgraph=True` o întrerupere a grafului e o eroare.{planificator} Mesajul lui Dynamo: "
-                    f"{str(greseala).split(': ', 1)[-1][:240]}"
-                ) from None
-            raise
+    rate, abateri, compilat = [], [], []
+    # Pasul optimizatorului chiar compilat? Un cârlig înaintea fiecărui `optimizator.step()`
+    # notează `torch.compiler.is_compiling()`: Dynamo urmărește și cârligul, deci în pasul compilat
+    # notează True (efectul lui, reluat la fiecare rulare a grafului), iar într-un pas eager, False.
+    stare = {}
+
+    def carlig(*_):
+        stare["compilat"] = torch.compiler.is_compiling()
+
+    inregistrare = optimizator.register_step_pre_hook(carlig)
+    try:
+        for t in range(n):
+            stare.clear()
+            _un_pas_1(t, n, optimizator, pas_optimizare, parametri, parametri_umbra, optimizator_umbra,
+                      parametri_ref, optimizator_ref, generator, rate, abateri, grafuri_inainte)
+            compilat.append((t, stare.get("compilat")))
+    finally:
+        inregistrare.remove()
+    return rate, abateri, parametri_ref, _grafuri() - grafuri_inainte, _cadre() - cadre_inainte, compilat
+
+
+def _un_pas_1(t, n, optimizator, pas_optimizare, parametri, parametri_umbra, optimizator_umbra, parametri_ref,
+              optimizator_ref, generator, rate, abateri, grafuri_inainte) -> None:
+    """Un pas al cursantului (pasul t din n), cu referința și umbra lui."""
+    gradienti = [torch.randn(p.shape, generator=generator, dtype=p.dtype) for p in parametri]
+    inainte = [p.detach().clone() for p in parametri]
+    with torch.no_grad():
+        for p, g in zip(parametri, gradienti):
+            p.grad = g.clone()
+        for p, q, g in zip(parametri_umbra, inainte, gradienti):
+            p.copy_(q)
+            p.grad = g.clone()
+    grafuri_pas = _grafuri()
+    jurnal = io.StringIO()
+    limita = LIMITA_PRIMUL_PAS_1_S if t == 0 else LIMITA_PAS_1_S
+    try:
+        with _fara_jurnale_torch(jurnal):
+            apeleaza(pas_optimizare, limita_s=limita, ce=f"`pas_optimizare()` la pasul {t}")
+    except GresealaCursant as greseala:
         if _limita_atinsa(jurnal.getvalue()):
-            raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True))
-        if t >= PASI_CU_COMPILARE_PERMISA and _grafuri() > grafuri_pas:
-            raise GresealaCursant(_mesaj_recompilare_1(t, _grafuri() - grafuri_inainte, optimizator))
-        for p in parametri:
-            if p.grad is not None and p.grad.dtype != p.dtype:
-                break
-        with torch.no_grad():
-            optimizator_umbra.step()
-            for grup in optimizator_ref.param_groups:
-                grup["lr"] = rata_la_pasul(t, n)
-            for p, g in zip(parametri_ref, gradienti):
-                p.grad = g.clone()
-            optimizator_ref.step()
-        rata, abatere = _rata_din_actualizare(
-            _parametri_vector(inainte), _parametri_vector(parametri), _parametri_vector(parametri_umbra)
+            raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True)) from None
+        if "a ridicat Unsupported" in str(greseala):
+            planificator = (
+                " Aici, planificatorul învelește `optimizator.step()` într-o funcție pe care Dynamo n-o "
+                "urmărește (în lr_scheduler.py), deci graful se întrerupe acolo; pasul optimizatorului se "
+                "compilează oricum, în graful lui. Scoate `fullgraph=True` sau schimbă rata fără "
+                "planificator (`fill_` pe tensorul ratei)."
+                if "lr_scheduler" in str(greseala) else " Scoate `fullgraph=True`."
+            )
+            raise GresealaCursant(
+                f"La pasul {t}, Dynamo n-a putut urmări `pas_optimizare` într-un singur graf, iar cu "
+                f"`fullgraph=True` o întrerupere a grafului e o eroare.{planificator} Mesajul lui Dynamo: "
+                f"{str(greseala).split(': ', 1)[-1][:240]}"
+            ) from None
+        raise
+    if _limita_atinsa(jurnal.getvalue()):
+        raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True))
+    if t >= PASI_CU_COMPILARE_PERMISA and _grafuri() > grafuri_pas:
+        raise GresealaCursant(_mesaj_recompilare_1(t, _grafuri() - grafuri_inainte, optimizator))
+    with torch.no_grad():
+        optimizator_umbra.step()
+        for grup in optimizator_ref.param_groups:
+            grup["lr"] = rata_la_pasul(t, n)
+        for p, g in zip(parametri_ref, gradienti):
+            p.grad = g.clone()
+        optimizator_ref.step()
+    rata, abatere = _rata_din_actualizare(
+        _parametri_vector(inainte), _parametri_vector(parametri), _parametri_vector(parametri_umbra)
+    )
+    rate.append((t, rata))
+    abateri.append((t, abatere))
+
+
+def _unelte_interzise_1() -> dict:
+    """Uneltele cursului care fac deja partea exercițiului 1 de scris de tine: AdamW cu rata în
+    tensor și pasul compilat (`antrenare.optimizare_cu_rata_tensor`)."""
+    from .. import antrenare
+
+    return {antrenare.optimizare_cu_rata_tensor: "curs_compilare.antrenare.optimizare_cu_rata_tensor"}
+
+
+def _pregateste_1(pregateste_optimizarea, model, n):
+    try:
+        with _fara_jurnale_torch():
+            return apeleaza(pregateste_optimizarea, model, n, limita_s=LIMITA_PREGATIRE_1_S,
+                            ce="funcția ta `pregateste_optimizarea`", interzise=_unelte_interzise_1())
+    except GresealaCursant as greseala:
+        if "optimizare_cu_rata_tensor" in str(greseala) and "cheamă" in str(greseala):
+            raise GresealaCursant(
+                "Funcția ta cheamă `optimizare_cu_rata_tensor`, unealta cursului care face deja două treimi din "
+                "exercițiu: AdamW cu rata într-un tensor și pasul compilat. Exact pe acestea le exersezi aici: "
+                "scrie-le tu, `torch.optim.AdamW(model.parameters(), lr=torch.tensor(verificari.RATA_MAXIMA))` "
+                "și un `pas_optimizare` compilat cu `torch.compile`, apoi adaugă planificatorul."
+            ) from None
+        raise
+
+
+def _sesiune_1(pregateste_optimizarea, intrari: int, iesiri: int, n: int, generator: torch.Generator) -> int:
+    """O sesiune a exercițiului 1: un model nou, un optimizator nou, `n` pași. Întoarce câte
+    grafuri a capturat Dynamo."""
+    # float64: rotunjirea rămâne mult sub cea mai mică actualizare, deci rata folosită la fiecare
+    # pas se citește exact, oricât de mică ar fi
+    model = nn.Linear(intrari, iesiri, dtype=torch.float64)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(0.1 * torch.randn(p.shape, generator=generator, dtype=torch.float64))
+    torch._dynamo.reset()
+    optimizator, pas_optimizare = _despacheteaza_1(_pregateste_1(pregateste_optimizarea, model, n))
+    _verifica_optimizatorul(optimizator, model)
+    if not callable(pas_optimizare):
+        raise GresealaCursant(
+            f"Al doilea element întors trebuia să fie funcția `pas_optimizare`, dar e "
+            f"{type(pas_optimizare).__name__}."
         )
-        rate.append((t, rata))
-        abateri.append((t, abatere))
-    return rate, abateri, parametri_ref, _grafuri() - grafuri_inainte, _cadre() - cadre_inainte
+    rate, abateri, parametri_ref, grafuri, cadre, compilat = _pasii_1(optimizator, pas_optimizare, model, n, generator)
+    rata_finala = optimizator.param_groups[0].get("lr")
+    if not isinstance(rata_finala, torch.Tensor):
+        raise GresealaCursant(_mesaj_recompilare_1(n - 1, grafuri, optimizator))
+    corecte = all(_aproape(r, rata_la_pasul(t, n)) for t, r in rate)
+    abatute = [(t, a) for t, a in abateri if a > 1e-3]
+    if not corecte:
+        numita = _greseala_numita_1(rate, n)
+        if numita:
+            raise GresealaCursant(numita)
+    if abatute:
+        t, a = abatute[0]
+        raise GresealaCursant(
+            f"La pasul {t}, parametrii nu s-au schimbat ca la un pas AdamW (nicio rată nu explică "
+            "actualizarea): verifică hiperparametrii (betas, eps, weight_decay implicite), că "
+            "`pas_optimizare` face exact un `optimizator.step()` și că nu schimbă parametrii sau "
+            "gradienții în alt fel."
+        )
+    if not corecte:
+        raise GresealaCursant(_diagnostic_rate_1(rate, n))
+    for i, (p, q) in enumerate(zip(model.parameters(), parametri_ref)):
+        compara_tensori(p.detach(), q.detach(), f"parametrul {i} după {cu_substantiv(n, 'pas', 'pași')}", **_TOLERANTA_1)
+    if grafuri == 0 or cadre == 0:
+        raise GresealaCursant(
+            "Parametrii sunt corecți, dar `pas_optimizare` n-a trecut prin Dynamo: niciun graf capturat "
+            f"în cei {cu_substantiv(n, 'pas', 'pași')}. Compileaz-o: `pas_optimizare = torch.compile(pas)` sau "
+            "`@torch.compile` deasupra ei (fără `torch.compiler.disable`)."
+        )
+    eager = [t for t, c in compilat if c is False]
+    if eager:
+        raise GresealaCursant(
+            f"Parametrii sunt corecți și Dynamo a compilat ceva în `pas_optimizare`, dar nu pasul optimizatorului: "
+            f"`optimizator.step()` a rulat eager la {cu_substantiv(len(eager), 'pas', 'pași')} din {format_numar(n)} "
+            f"(primul: pasul {eager[0]}). O funcție compilată chemată alături, sau `optimizator.step` ascuns de "
+            "Dynamo (`torch.compiler.disable`), nu compilează pasul. Cheamă `optimizator.step()` chiar în "
+            "funcția compilată cu `torch.compile`."
+        )
+    return grafuri
 
 
 def exercitiul_1(pregateste_optimizarea) -> Rezultat:
     """Verifică `pregateste_optimizarea(model, pasi_totali) -> (optimizator, pas_optimizare)`.
 
-    Ce se verifică, pe un model mic (un `nn.Linear` cu mărimi alese la întâmplare, în float64, pe
-    procesor) și 21–27 de pași, cu gradienți aleatori puși de verificare înaintea fiecărui pas:
+    Ce se verifică, în două sesiuni (fiecare cu un model nou, un `nn.Linear` cu mărimi alese la
+    întâmplare, în float64, pe procesor, un optimizator nou și un număr de pași ales la întâmplare:
+    12–19, cu încălzirea de 1 pas, apoi 30–39, cu încălzirea de 3 pași), cu gradienți aleatori puși
+    de verificare înaintea fiecărui pas:
     - `optimizator` e un `torch.optim.AdamW` pe exact parametrii modelului primit, cu valorile
       implicite (betas, eps, weight_decay = 0,01) și rata într-un tensor float32 (float64 e
-      acceptat; float16 și bfloat16 nu: rotunjesc rata);
+      acceptat; float16 și bfloat16 nu: rotunjesc rata), construit de tine (nu cu
+      `antrenare.optimizare_cu_rata_tensor`, care face deja partea aceasta);
     - după fiecare `pas_optimizare()`, parametrii sunt cei ai unui AdamW eager cu rata
       `rata_la_pasul(t, pasi_totali)` ca float (pasul t de la 0); rata folosită se citește din
-      actualizare, ca greșeala programului să fie spusă pe nume;
-    - `pas_optimizare` trece prin Dynamo (cel puțin un graf capturat) și nu compilează nimic nou
-      după primii doi pași (o rată ca float sau un contor Python în funcția compilată ar recompila
-      la fiecare pas).
-    Verificarea golește întâi cache-ul lui Dynamo (`torch._dynamo.reset()`), ca rezultatul să nu
-    depindă de ce s-a compilat înainte în notebook."""
+      actualizare, ca greșeala programului să fie spusă pe nume (și o încălzire sau un total scrise
+      pe de rost, pe care cele două sesiuni le deosebesc);
+    - `pas_optimizare` trece prin Dynamo (cel puțin un graf capturat), chiar `optimizator.step()`
+      rulează compilat (un cârlig înaintea pasului notează `torch.compiler.is_compiling()`; o
+      funcție compilată chemată alături nu ajunge) și nu compilează nimic nou după primii doi pași
+      (o rată ca float sau un contor Python în funcția compilată ar recompila la fiecare pas).
+    Fiecare sesiune golește întâi cache-ul lui Dynamo (`torch._dynamo.reset()`), ca rezultatul să
+    nu depindă de ce s-a compilat înainte în notebook."""
 
     def corp():
         rng = generator_aleator()
-        n = rng.randint(PASI_MINIMI_1, PASI_MAXIMI_1)
         intrari, iesiri = rng.randint(2, 5), rng.randint(2, 4)
         generator = torch.Generator().manual_seed(rng.randrange(2**31))
-        # float64: rotunjirea rămâne mult sub cea mai mică actualizare, deci rata folosită la fiecare
-        # pas se citește exact, oricât de mică ar fi
-        model = nn.Linear(intrari, iesiri, dtype=torch.float64)
-        with torch.no_grad():
-            for p in model.parameters():
-                p.copy_(0.1 * torch.randn(p.shape, generator=generator, dtype=torch.float64))
-        torch._dynamo.reset()
-        with _fara_jurnale_torch():
-            rezultat = apeleaza(pregateste_optimizarea, model, n, limita_s=LIMITA_PREGATIRE_1_S,
-                                ce="funcția ta `pregateste_optimizarea`")
-        optimizator, pas_optimizare = _despacheteaza_1(rezultat)
-        _verifica_optimizatorul(optimizator, model)
-        if not callable(pas_optimizare):
-            raise GresealaCursant(
-                f"Al doilea element întors trebuia să fie funcția `pas_optimizare`, dar e "
-                f"{type(pas_optimizare).__name__}."
-            )
-        rate, abateri, parametri_ref, grafuri, cadre = _pasii_1(optimizator, pas_optimizare, model, n, generator)
-        rata_finala = optimizator.param_groups[0].get("lr")
-        if not isinstance(rata_finala, torch.Tensor):
-            raise GresealaCursant(_mesaj_recompilare_1(n - 1, grafuri, optimizator))
-        corecte = all(_aproape(r, rata_la_pasul(t, n)) for t, r in rate)
-        abatute = [(t, a) for t, a in abateri if a > 1e-3]
-        if not corecte:
-            numita = _greseala_numita_1(rate, n)
-            if numita:
-                raise GresealaCursant(numita)
-        if abatute:
-            t, a = abatute[0]
-            raise GresealaCursant(
-                f"La pasul {t}, parametrii nu s-au schimbat ca la un pas AdamW (nicio rată nu explică "
-                "actualizarea): verifică hiperparametrii (betas, eps, weight_decay implicite), că "
-                "`pas_optimizare` face exact un `optimizator.step()` și că nu schimbă parametrii sau "
-                "gradienții în alt fel."
-            )
-        if not corecte:
-            raise GresealaCursant(_diagnostic_rate_1(rate, n))
-        for i, (p, q) in enumerate(zip(model.parameters(), parametri_ref)):
-            compara_tensori(p.detach(), q.detach(), f"parametrul {i} după {cu_substantiv(n, 'pas', 'pași')}", **_TOLERANTA_1)
-        if grafuri == 0 or cadre == 0:
-            raise GresealaCursant(
-                "Parametrii sunt corecți, dar `pas_optimizare` n-a trecut prin Dynamo: niciun graf capturat "
-                "în cei "
-                f"{cu_substantiv(n, 'pas', 'pași')}. Compil-o: `pas_optimizare = torch.compile(pas)` sau "
-                "`@torch.compile` deasupra ei (fără `torch.compiler.disable`)."
-            )
+        sesiuni = []
+        for minim, maxim in SESIUNI_1:
+            n = rng.randint(minim, maxim)
+            sesiuni.append((n, _sesiune_1(pregateste_optimizarea, intrari, iesiri, n, generator)))
+        (n1, g1), (n2, g2) = sesiuni
         return (
-            f"Parametrii după fiecare dintre cei {cu_substantiv(n, 'pas', 'pași')} sunt cei ai unui AdamW eager cu "
-            f"rata programului (de la {format_numar(rata_la_pasul(0, n))} în încălzire, până la "
-            f"{format_numar(rata_la_pasul(n - 1, n))} la ultimul pas), iar Dynamo a capturat "
-            f"{cu_substantiv(grafuri, 'graf', 'grafuri')} doar la primii pași: schimbarea ratei nu mai "
-            "recompilează, fiindcă rata e un tensor, o intrare a grafului, nu o constantă din el."
+            f"În ambele sesiuni ({cu_substantiv(n1, 'pas', 'pași')}, cu încălzirea de {cu_substantiv(max(1, n1 // 10), 'pas', 'pași')}, "
+            f"și {cu_substantiv(n2, 'pas', 'pași')}, cu încălzirea de {cu_substantiv(max(1, n2 // 10), 'pas', 'pași')}), "
+            "parametrii după fiecare pas sunt cei ai unui AdamW eager cu rata programului, iar "
+            "`optimizator.step()` a rulat compilat. Dynamo a capturat "
+            f"{cu_substantiv(g1, 'graf', 'grafuri')}, apoi {cu_substantiv(g2, 'graf', 'grafuri')}, doar la primii pași: "
+            "schimbarea ratei nu mai recompilează, fiindcă rata e un tensor, o intrare a grafului, nu o constantă din el."
         )
 
     return verificare("Exercițiul 1", corp, limita_s=LIMITA_VERIFICARE_1_S)
@@ -565,21 +665,23 @@ LIMITA_VERIFICARE_2_S = 30.0
 #: Cât de departe trebuie să fie al doilea mod de primul (relativ), ca un caz să nu fie o egalitate.
 _DEPARTARE_MINIMA_2 = 0.01
 
-#: Cifrele din enunț: cinci moduri măsurate, 200 000 de cereri, latența de cel mult 10 ms pe
-#: cerere, memoria de cel mult 2 048 MiB. Răspunsul: „max-autotune-no-cudagraphs” (eager e prea
-#: lent pe cerere, reduce-overhead și max-autotune cer prea multă memorie, iar dintre default și
-#: max-autotune-no-cudagraphs, al doilea își recuperează primul apel mai scump).
+#: Cifrele din enunț: cinci moduri, cu cifre alese pentru exercițiu, 200 000 de cereri, latența de
+#: cel mult 10 ms pe cerere, memoria cerută de cel mult 1 024 MiB. Memoria cerută a unui mod e cea
+#: din capitol: cât crește memoria alocată la un apel, plus, la modurile cu grafuri CUDA, grupul de
+#: memorie rezervat de grafurile lor. Răspunsul: „max-autotune-no-cudagraphs” (eager e prea lent pe
+#: cerere, reduce-overhead și max-autotune cer prea multă memorie, cu grupul grafurilor CUDA, iar
+#: dintre default și max-autotune-no-cudagraphs, al doilea își recuperează primul apel mai scump).
 EXEMPLU_2 = {
     "masuratori": {
-        "eager": {"prima_s": 0.05, "pe_apel_ms": 21.0, "memorie_mib": 1900.0},
-        "default": {"prima_s": 38.0, "pe_apel_ms": 9.5, "memorie_mib": 1750.0},
-        "reduce-overhead": {"prima_s": 45.0, "pe_apel_ms": 4.2, "memorie_mib": 2600.0},
-        "max-autotune": {"prima_s": 210.0, "pe_apel_ms": 3.6, "memorie_mib": 2900.0},
-        "max-autotune-no-cudagraphs": {"prima_s": 150.0, "pe_apel_ms": 8.1, "memorie_mib": 1800.0},
+        "eager": {"prima_s": 0.05, "pe_apel_ms": 21.0, "memorie_mib": 950.0},
+        "default": {"prima_s": 38.0, "pe_apel_ms": 9.5, "memorie_mib": 780.0},
+        "reduce-overhead": {"prima_s": 45.0, "pe_apel_ms": 4.2, "memorie_mib": 1350.0},
+        "max-autotune": {"prima_s": 210.0, "pe_apel_ms": 3.6, "memorie_mib": 1500.0},
+        "max-autotune-no-cudagraphs": {"prima_s": 150.0, "pe_apel_ms": 8.1, "memorie_mib": 800.0},
     },
     "cereri": 200_000,
     "latenta_max_ms": 10.0,
-    "memorie_max_mib": 2048.0,
+    "memorie_max_mib": 1024.0,
 }
 
 
@@ -678,7 +780,9 @@ _GRESELI_2 = (
 
 def _caz_aleator(rng, fel: str) -> dict:
     """Un caz al exercițiului 2, de felul cerut, cu valori plauzibile (milisecunde pe cerere la lot
-    1 pe un GPU; la felul „un_apel_in_plus”, secunde pe cerere, ca la loturi mari)."""
+    1 pe un GPU; la felul „un_apel_in_plus”, secunde pe cerere, ca la loturi mari). Memoria e cea
+    cerută de mod: fuziunea o scade puțin (default), grupul grafurilor CUDA o crește
+    (reduce-overhead, max-autotune)."""
     for _ in range(5000):
         nume = ["eager"] + rng.sample(NUME_MODURI[1:], rng.randint(2, 4))
         if fel in ("amortizat", "cel_mai_scump", "memoria") and rng.random() < 0.25:
@@ -834,11 +938,16 @@ def _descrie_caz_2(caz) -> str:
     )
 
 
+#: Referințele verificării, care dau chiar răspunsul: un răspuns care le cheamă e respins.
+_REFERINTE_2 = {_alege: "verificari._alege", _alege_corect: "verificari._alege_corect"}
+
+
 def _raspuns_2(functie, caz):
     """Răspunsul brut al cursantului pentru un caz (excepțiile și timpul depășit, explicate)."""
     argumente = (copy.deepcopy(caz["masuratori"]), caz["cereri"], caz["latenta_max_ms"], caz["memorie_max_mib"])
     try:
-        return apeleaza(functie, *argumente, limita_s=LIMITA_APEL_2_S, ce="funcția ta `alege_modul`")
+        return apeleaza(functie, *argumente, limita_s=LIMITA_APEL_2_S, ce="funcția ta `alege_modul`",
+                        interzise=_REFERINTE_2)
     except GresealaCursant as greseala:
         if str(greseala) == NESCRIS:
             raise
@@ -899,6 +1008,9 @@ def exercitiul_2(alege_modul) -> Rezultat:
     dintre modurile cu `pe_apel_ms <= latenta_max_ms` și `memorie_mib <= memorie_max_mib` (limitele
     sunt incluse), cel cu cel mai mic cost total după `cereri` apeluri,
     `amortizare.cost_total(prima_s, pe_apel_ms / 1000, cereri)`; None dacă niciunul nu le respectă.
+    `memorie_mib` e memoria cerută de mod: creșterea memoriei la un apel plus, la modurile cu
+    grafuri CUDA, grupul lor de memorie. Un răspuns care cheamă referința verificării
+    (`verificari._alege`, `verificari._alege_corect`) e respins.
 
     Cazurile (3–5 moduri, în altă ordine la fiecare rulare; eager lipsește uneori) sunt alese la
     întâmplare, plus cifrele din enunț (`EXEMPLU_2`): multe cereri (câștigă un mod compilat), puține
@@ -991,13 +1103,62 @@ def _ruleaza_modelul(model, x, ce, limita, cu_regiuni=False):
         raise GresealaCursant(explica_exceptie(eroare, cine=_cu_majuscula(ce))) from None
 
 
+#: Clasele modelului, așa cum le-a definit cursul: exercițiul 3 cere compilarea fiecărui strat
+#: (a instanței), nu înlocuirea lui `BlocTransformer.forward` în clasă, care ar compila toate
+#: straturile din proces, din orice model.
+_CLASE_PAZITE = {clasa: dict(vars(clasa)) for clasa in (BlocTransformer, ReteaTransformer)}
+
+
+def _repune_clasele() -> list[str]:
+    """Pune la loc atributele claselor păzite, dacă au fost schimbate; întoarce ce era schimbat
+    („BlocTransformer.forward”)."""
+    schimbate = []
+    for clasa, original in _CLASE_PAZITE.items():
+        acum = dict(vars(clasa))
+        for nume in set(acum) | set(original):
+            if nume in ("__dict__", "__weakref__"):
+                continue
+            if acum.get(nume, _LIPSA) is not original.get(nume, _LIPSA):
+                schimbate.append(f"{clasa.__name__}.{nume}")
+                if nume in original:
+                    setattr(clasa, nume, original[nume])
+                else:
+                    delattr(clasa, nume)
+    return sorted(schimbate)
+
+
+_LIPSA = object()
+
+
+def _mesaj_clasa_schimbata(schimbate: list[str], cine: str) -> str:
+    return (
+        f"{cine} a schimbat clasa modelului, nu straturile lui: {', '.join(f'`{n}`' for n in schimbate)}. Așa "
+        "compilezi (sau schimbi) toate straturile din proces, din orice model, nu pe cele ale modelului primit; "
+        "am pus clasa la loc. Compilează fiecare strat din `model.straturi`, pe loc: `strat.compile()` (sau "
+        "`strat.forward = torch.compile(strat.forward)`, pe instanță)."
+    )
+
+
+def _unelte_interzise_3() -> dict:
+    """Unealta cursului care face chiar exercițiul 3 (compilarea regională din capitol)."""
+    from .. import antrenare
+
+    return {antrenare._compileaza_straturile: "curs_compilare.antrenare._compileaza_straturile"}
+
+
 def _verifica_un_model(compileaza_regional, model, intrari, eager, prima_data: bool) -> tuple[int, int]:
     """Verifică un model; întoarce (grafuri noi, straturi)."""
     straturi = len(model.straturi)
     chei = list(model.state_dict().keys())
     parametri = [(nume, id(p)) for nume, p in model.named_parameters()]
-    with _fara_jurnale_torch():
-        rezultat = apeleaza(compileaza_regional, model, limita_s=LIMITA_APEL_3_S, ce="funcția ta `compileaza_regional`")
+    try:
+        with _fara_jurnale_torch():
+            rezultat = apeleaza(compileaza_regional, model, limita_s=LIMITA_APEL_3_S, ce="funcția ta `compileaza_regional`",
+                                interzise=_unelte_interzise_3())
+    finally:
+        schimbate = _repune_clasele()
+    if schimbate:
+        raise GresealaCursant(_mesaj_clasa_schimbata(schimbate, "Funcția ta"))
     if rezultat is None:
         raise GresealaCursant(
             "`compileaza_regional` a întors None: compilează straturile pe loc și întoarce modelul "
@@ -1034,6 +1195,12 @@ def _verifica_un_model(compileaza_regional, model, intrari, eager, prima_data: b
             "noi). Un "
             "optimizator creat pe `model.parameters()` n-ar mai antrena modelul. Compilează straturile "
             "existente, pe loc (`strat.compile()`)."
+        )
+    alte_clase = sorted({type(s).__name__ for s in model.straturi if type(s) is not BlocTransformer})
+    if alte_clase:
+        raise GresealaCursant(
+            f"Straturile modelului nu mai sunt de clasa `BlocTransformer`, ci {', '.join(alte_clase)}: ai schimbat "
+            "clasa straturilor. Lasă straturile cum sunt și compilează-le pe loc, fiecare: `strat.compile()`."
         )
     if _compilat_static(model):
         raise GresealaCursant(
@@ -1100,11 +1267,18 @@ def exercitiul_3(compileaza_regional) -> Rezultat:
     ieșirile sunt egale cu cele eager; la un apel, fiecare strat rulează printr-o regiune compilată
     de Dynamo, cu graful compilat de Inductor (backend-ul implicit; `dynamic=True` e acceptat);
     blocul are un singur graf, refolosit de toate straturile și de al doilea model; al doilea apel
-    nu recompilează. Verificarea golește întâi cache-ul lui Dynamo (`torch._dynamo.reset()`)."""
+    nu recompilează. Clasa `BlocTransformer` (și `ReteaTransformer`) trebuie să rămână neatinsă:
+    o `forward` compilată pusă în clasă ar compila toate straturile din proces, nu pe cele ale
+    modelului; verificarea o pune la loc și spune de ce. Straturile trebuie să rămână de clasa
+    `BlocTransformer`, iar unealta cursului `antrenare._compileaza_straturile` nu se folosește.
+    Verificarea golește întâi cache-ul lui Dynamo (`torch._dynamo.reset()`)."""
 
     def corp():
-        from ..modele import ConfiguratieTransformer, ReteaTransformer
+        from ..modele import ConfiguratieTransformer
 
+        schimbate = _repune_clasele()
+        if schimbate:
+            raise GresealaCursant(_mesaj_clasa_schimbata(schimbate, "Codul tău, rulat înaintea verificării,"))
         rng = generator_aleator()
         capete = 2
         configuratie = ConfiguratieTransformer(
