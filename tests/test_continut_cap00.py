@@ -119,3 +119,25 @@ def test_solutia_exercitiului_3_foloseste_modelul_unic():
     exec(cod.split("\n\n\nrezultat")[0], spatiu)
     for prima, eager, compilat in [(0.002, 0.003, 0.004), (9.0, 3.0, 1.0), (0.002, 0.003, 0.003), (5.0, 1.0, 1.0)]:
         assert spatiu["dupa_cate_apeluri"](prima, eager, compilat) == apel_de_amortizare(eager, eager, prima, compilat)
+
+
+@pytest.mark.parametrize("prag, raport, asteptat", [
+    (None, (0.8, 0.75, 0.85), "nu se amortizează"),
+    (33, (8.0, 7.5, 8.5), "Compilarea s-a amortizat la apelul 33."),
+    (64993, (1.01, 0.9, 1.2), "în limita zgomotului"),  # un prag din zgomot nu e dat drept sigur
+])
+def test_pragul_de_rentabilitate_nu_e_dat_drept_sigur_cand_diferenta_e_zgomot(prag, raport, asteptat):
+    import contextlib
+    import io
+
+    from curs_compilare import cifre
+    from curs_compilare.masurare import Raport
+
+    sursa = next(c.source for c in _celule(FISIERE[0], "code") if "grafic_rentabilitate(" in c.source)
+    bloc = sursa[sursa.index("if prag is None:"):]
+    iesire = io.StringIO()
+    with contextlib.redirect_stdout(iesire):
+        exec(bloc, {"prag": prag, "accelerare": Raport(*raport, runde=5), "cifre": cifre})
+    text = iesire.getvalue()
+    assert asteptat in text and cifre.probleme_de_format(text) == []
+    assert ("s-a amortizat" in text) == (asteptat.startswith("Compilarea"))

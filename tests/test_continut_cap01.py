@@ -89,3 +89,45 @@ def test_enuntul_exercitiului_1_numeste_ce_verifica_verificarea():
     for tip in ("call_function", "call_method", "call_module", "placeholder", "get_attr", "output"):
         assert f"`{tip}`" in enunt or f'`"{tip}"`' in enunt, tip
     assert "symbolic_trace" in enunt and "o singură dată" in enunt and "la fiecare apel" in enunt
+
+
+def _propozitia_de_sub_grafic(inferenta, antrenare, are_gpu, profil="complet"):
+    """Ce tipărește capitolul sub graficul secțiunii 3, pentru două accelerări date."""
+    import contextlib
+    import io
+    import types
+
+    from curs_compilare import cifre
+    from curs_compilare.concluzii import cauza_lentorii
+    from curs_compilare.masurare import Raport
+
+    sursa = next(s for s in _celule(CAPITOL, "code") if "# Sub grafic" in s)
+    bloc = sursa[sursa.index("# Sub grafic"):sursa.index('if not MEDIU.are_gpu:\n    print("Pe procesor')]
+    mediu = {
+        "cifre": cifre, "cauza_lentorii": cauza_lentorii, "jetoane": 512,
+        "accelerare_inferenta": Raport(inferenta, 0.95 * inferenta, 1.05 * inferenta, 5),
+        "accelerare_antrenare": Raport(antrenare, 0.95 * antrenare, 1.05 * antrenare, 5),
+        "MEDIU": types.SimpleNamespace(are_gpu=are_gpu, profil=profil),
+        "model": types.SimpleNamespace(numar_parametri=lambda: 563_456),
+    }
+    iesire = io.StringIO()
+    with contextlib.redirect_stdout(iesire):
+        exec(bloc, mediu)
+    return iesire.getvalue()
+
+
+def test_sub_grafic_o_propozitie_doar_cand_compilarea_a_incetinit():
+    from curs_compilare.cifre import cifra_referinta, probleme_de_format
+    from curs_compilare.concluzii import contradictii
+
+    assert _propozitia_de_sub_grafic(1.5, 1.3, are_gpu=False) == ""
+    assert _propozitia_de_sub_grafic(1.0, 1.01, are_gpu=False) == ""  # în limita zgomotului: nimic de explicat
+    text = _propozitia_de_sub_grafic(1.4, 0.52, are_gpu=False)  # pasul de antrenare, 0,52× pe un laptop
+    assert text.count("\n") == 1 and "la pasul de antrenare" in text and "(0,52×)" in text
+    assert "563 456 de parametri, 512 jetoane pe lot" in text and "Cauza probabilă: " in text
+    referinta = cifra_referinta("01.antrenare_accelerare")
+    if referinta:
+        assert f"Pe {referinta['gpu']}, cu modelul de pe GPU, accelerarea e " in text
+    assert contradictii(text) == [] and probleme_de_format(text) == []
+    pe_gpu = _propozitia_de_sub_grafic(0.8, 0.9, are_gpu=True)
+    assert pe_gpu.count("\n") == 2 and "modelul de aici e mic" not in pe_gpu

@@ -118,3 +118,57 @@ def test_exercitiul_2_spune_ce_verifica():
     solutie = _cod(SOLUTII)
     assert "tl.load(a_ptr + offsets, mask=masca).to(tl.float32)" in solutie
     assert "verificari.exercitiul_2(swiglu)" in solutie
+
+
+def _sursa_cu(fragment):
+    return next(c.source for c in _celule(CAPITOL, "code") if fragment in c.source)
+
+
+def _ruleaza(bloc, **mediu):
+    import contextlib
+    import io
+
+    iesire = io.StringIO()
+    with contextlib.redirect_stdout(iesire):
+        exec(bloc, mediu)
+    return iesire.getvalue(), mediu
+
+
+@pytest.mark.parametrize("are_gpu", [True, False], ids=["gpu", "cpu"])
+def test_nota_peste_plafon_apare_doar_peste_plafon_si_spune_de_ce(are_gpu):
+    import types
+
+    from curs_compilare import cifre, grafice
+
+    sursa = _sursa_cu("def nota_peste_plafon")
+    bloc = sursa[sursa.index("def nota_peste_plafon"):sursa.index("dimensiuni = dimensiune(")]
+    plafon = types.SimpleNamespace(gbps=80.0, octeti_copiati=16 * 2**20)
+    _, mediu = _ruleaza(bloc, plafon=plafon, cifre=cifre, grafice=grafice, MEDIU=types.SimpleNamespace(are_gpu=are_gpu))
+    nota = mediu["nota_peste_plafon"]
+    assert nota(80.0, 256 * 2**10) == "" and nota(83.0, 256 * 2**10) == ""  # sub 5% peste: zgomot
+    text = nota(400.0, 256 * 2**10)
+    assert text.startswith("Peste plafon (500%): tensorul de 256 KiB încape") and "de 16 MiB" in text
+    assert ("L2" in text) == are_gpu and ("procesorului" in text) != are_gpu
+    assert "zgomotul" in nota(100.0, 16 * 2**20)  # cât tensorul plafonului: nu e cache-ul
+    assert cifre.probleme_de_format(text) == []
+
+
+@pytest.mark.parametrize("profil, are_gpu, motiv", [
+    ("rapid", False, "profilul rapid"), ("complet", False, "pe procesor"), ("complet", True, "pe GPU-ul tău")])
+def test_sub_graficul_exercitiului_3_abaterile_de_la_model(profil, are_gpu, motiv):
+    import types
+
+    from curs_compilare import cifre, grafice
+    from curs_compilare.exercitii import cap03
+    from curs_compilare.masurare import Raport
+
+    sursa = _sursa_cu("# Sub grafic, doar dacă măsurătoarea se abate")
+    bloc = sursa[sursa.index("# Sub grafic"):sursa.index("if not MEDIU.are_gpu:\n    cifre.afiseaza_referinta")]
+    mediu = dict(cifre=cifre, grafice=grafice, verificari=cap03, numar_ex3=2**20,
+                 MEDIU=types.SimpleNamespace(are_gpu=are_gpu, profil=profil))
+    aproape = {l: Raport(a, a, a) for l, a in cap03.ACCELERARI_ASTEPTATE.items()}
+    assert _ruleaza(bloc, masurate=aproape, litere=list(aproape), **mediu)[0] == ""
+    departe = {**aproape, "A": Raport(0.5, 0.5, 0.5), "D": Raport(3.0, 3.0, 3.0)}
+    text = _ruleaza(bloc, masurate=departe, litere=list(departe), **mediu)[0]
+    assert "cu mai mult de o treime la A și D." in text and motiv in text
+    assert cifre.probleme_de_format(text) == []

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import pytest
 
 CAPITOL = Path(__file__).resolve().parent.parent / "notebooks" / "04_cuda_graphs_reduce_overhead.ipynb"
 
@@ -61,3 +62,49 @@ def test_solutia_nu_recomanda_cpu_ca_remediu():
     text = "\n".join(c.source for c in nbformat.read(SOLUTII, as_version=4).cells if c.cell_type == "markdown")
     assert "e tot o copie" not in text
     assert "rămâne pe dispozitivul modelului" in text
+
+
+def _propozitiile_loturilor(loturi, accelerari, are_gpu):
+    """Ce tipărește, sub graficul loturilor, blocul din capitol, pentru niște accelerări date."""
+    import contextlib
+    import io
+    import types
+
+    from curs_compilare import cifre
+    from curs_compilare.concluzii import concluzie_accelerare
+    from curs_compilare.masurare import Raport
+
+    sursa = next(c.source for c in nbformat.read(CAPITOL, as_version=4).cells if "PRAG_CASTIG = 1.1" in c.source)
+    bloc = sursa[sursa.index("PRAG_CASTIG = 1.1"):sursa.index("if MEDIU.are_gpu:\n    cifre.inregistreaza")]
+    mediu = {
+        "cifre": cifre, "concluzie_accelerare": concluzie_accelerare, "loturi": loturi, "accelerari": accelerari,
+        "rapoarte_loturi": [Raport(a, 0.95 * a, 1.05 * a, 5, jos=0.98 * a, sus=1.02 * a) for a in accelerari],
+        "MEDIU": types.SimpleNamespace(are_gpu=are_gpu),
+    }
+    iesire = io.StringIO()
+    with contextlib.redirect_stdout(iesire):
+        exec(bloc, mediu)
+    return iesire.getvalue()
+
+
+@pytest.mark.parametrize("are_gpu", [True, False], ids=["gpu", "cpu"])
+@pytest.mark.parametrize("loturi, accelerari, asteptat", [
+    ([1], [2.0], "Ai măsurat un singur lot: acolo, câștigul e de cel puțin 1,1×."),
+    ([1], [0.9], "Ai măsurat un singur lot: acolo, câștigul e sub 1,1×."),
+    ([1, 16, 256], [3.0, 2.0, 1.5], "Câștigul e de cel puțin 1,1× pe toate loturile măsurate, până la lotul 256"),
+    ([1, 16, 256], [0.5, 0.6, 0.9], "Câștigul e sub 1,1× pe toate loturile măsurate, de la lotul 1 la lotul 256"),
+    ([1, 16, 256, 1024], [1.0, 1.3, 0.9, 1.0], "Câștigul e sub 1,1× chiar de la cel mai mic lot (1); doar la lotul 16 trece de 1,1×"),
+    ([1, 64, 2048, 4096], [5.0, 3.0, 1.05, 1.2],
+     "Câștigul e de cel puțin 1,1× de la lotul 1 până la lotul 64 și scade sub 1,1× prima dată la lotul 2 048."),
+    ([1, 8, 64], [5.0, 1.05, 1.0], "Câștigul e de cel puțin 1,1× doar la lotul 1 și scade sub 1,1× prima dată la lotul 8."),
+])
+def test_propozitia_pragului_de_castig_se_potriveste_cu_cifrele(loturi, accelerari, asteptat, are_gpu):
+    from curs_compilare.cifre import probleme_de_format
+    from curs_compilare.concluzii import contradictii
+
+    text = _propozitiile_loturilor(loturi, accelerari, are_gpu)
+    assert asteptat in text
+    assert not re.search(r"scade sub 1,1×: \d", text)  # forma veche, „scade sub 1,1×: 1”
+    assert contradictii(text) == [] and probleme_de_format(text) == []
+    # pe CPU, curba nu e pusă pe seama lansărilor sau a grafurilor CUDA
+    assert ("costul lansărilor" in text) == (are_gpu and min(accelerari) >= 1.1 and len(loturi) > 1)

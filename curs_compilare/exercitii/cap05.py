@@ -358,7 +358,7 @@ def _masoara_pe_gpu(reglare, configuratii) -> str:
         f"Pe {latura} × {latura} × {latura}, float16: configurația de bază (16 × 16 × 16, un warp) "
         f"face {debit(m_baza)} ({cu_unitate(m_baza.mediana_ms, 'ms')}), versiunea ta reglată "
         f"{debit(m_reglat)} ({cu_unitate(m_reglat.mediana_ms, 'ms')}), cu {descriere_aleasa}. "
-        + concluzie_accelerare(raport, "Versiunea ta reglată", "configurația de bază")
+        + concluzie_accelerare(raport, "Versiunea ta reglată", "configurația de bază", ce_se_compara="variante")
         + f" Pentru comparație, torch.matmul (cuBLAS) face {debit(m_cublas)}."
     )
     if raport.mediana < _ACCELERARE_MINIMA:
