@@ -5,6 +5,7 @@
 #   make validare — execută toate notebook-urile pe mașina curentă și scrie un raport în build/validare
 # Întreținere:
 #   make insigne  — regenerează insignele Colab și celula de pregătire din adresa cursului
+#   make durate   — rescrie duratele capitolelor (prima celulă, README) din validările de referință
 #   make ilustratii — redesenează ilustrațiile bucătăriei din assets/bucataria și harta diagnozei (assets/diagnoza)
 #   make curata   — șterge cache-urile și ce produc testele (niciodată un notebook)
 #
@@ -26,7 +27,7 @@ PY := $(VENV)/bin/python
 MEDIU := $(VENV)/.instalat
 endif
 
-.PHONY: lab test validare insigne ilustratii curata curata-tot mediu-existent
+.PHONY: lab test validare insigne durate ilustratii curata curata-tot mediu-existent
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +60,9 @@ validare: $(MEDIU)
 
 insigne: $(MEDIU)
 	$(PY) -m curs_compilare.depozit
+
+durate: $(MEDIU)
+	$(PY) -m curs_compilare.durate
 
 ilustratii: $(MEDIU)
 	$(PY) -m curs_compilare.ilustratii

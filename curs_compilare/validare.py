@@ -162,6 +162,7 @@ def _descriere_mediu() -> dict:
         "torch": mediu.versiune_torch,
         "triton": mediu.versiune_triton,
         "profil": mediu.profil,
+        "nuclee": os.cpu_count(),
     }
 
 
@@ -209,6 +210,7 @@ def _raport_markdown(date: dict) -> str:
         f"- dispozitiv: {mediu['gpu']}"
         + (f" (capabilitate {mediu['capabilitate']}, {cu_substantiv(mediu['numar_sm'], 'SM', 'SM')})" if mediu["capabilitate"] else ""),
         f"- Python {mediu['python']}, torch {mediu['torch']}, triton {mediu['triton'] or 'neinstalat'}",
+        *([f"- procesorul: {cu_substantiv(mediu['nuclee'], 'nucleu', 'nuclee')}"] if mediu.get("nuclee") else []),
         f"- profil de dimensiuni: {mediu['profil']}",
         "",
         "## Notebook-urile",
