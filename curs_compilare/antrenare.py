@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import logging
 import math
 import time
@@ -53,13 +54,14 @@ from .masurare_compilare import (
     invelis_nou,
     timp_pana_la_regim,
 )
-from .mediu import dimensiune, sincronizeaza
+from .mediu import dimensiune, gpu_mare, sincronizeaza
 from .modele import ConfiguratieTransformer, ReteaTransformer, configuratie_pentru_mediu, cu_precizie
 
 __all__ = [
     "MODURI",
     "PREFIX_COMPILAT",
     "configuratie_capitol",
+    "VOCABULAR_GPU_MIC",
     "configuratie_regionala",
     "DateCiclu",
     "optimizare_cu_rata_tensor",
@@ -119,10 +121,23 @@ for _nume in ("torch._dynamo.variables.ctx_manager", "torch._dynamo.variables.to
         logging.getLogger(_nume).addFilter(_FaraMarcajProfiler())
 
 
+#: Vocabularul capitolului pe un GPU cu mai puțin de 40 GiB (un T4), unde lotul are doar 4 secvențe.
+VOCABULAR_GPU_MIC = 8192
+
+
 def configuratie_capitol() -> ConfiguratieTransformer:
     """Configurația capitolului: cea a cursului (`configuratie_pentru_mediu`): pe un GPU,
-    4 straturi de lățime 512, vocabularul 50 304, 16 secvențe de 1 024 de jetoane."""
-    return configuratie_pentru_mediu()
+    4 straturi de lățime 512, vocabularul 50 304, 16 secvențe de 1 024 de jetoane.
+
+    Pe un GPU cu mai puțin de 40 GiB (un T4), lotul are 4 secvențe, iar vocabularul
+    `VOCABULAR_GPU_MIC` (8 192): cu 4 secvențe pe lot, un ciclu prin 50 304 de jetoane nu se
+    învață în câteva sute de pași. Pe un H200, în 200 de pași cu rata 3e-3, pierderea a coborât
+    de la 10,93 la 2,64 cu lotul 16, dar doar la 9,61 cu lotul 4 (și la 9,75 în 800 de pași),
+    indiferent de precizie; cu lotul 4 și vocabularul 8 192, de la 9,10 la 4,23."""
+    configuratie = configuratie_pentru_mediu()
+    if configuratie.vocabular > VOCABULAR_GPU_MIC and not gpu_mare():  # pe procesor, vocabularul e deja mic
+        configuratie = dataclasses.replace(configuratie, vocabular=VOCABULAR_GPU_MIC)
+    return configuratie
 
 
 def configuratie_regionala() -> ConfiguratieTransformer:
@@ -136,7 +151,7 @@ def configuratie_regionala() -> ConfiguratieTransformer:
     decât al modelului compilat întreg. Pe un GPU cu mai puțin de 40 GiB (un T4), straturile au
     1 024 și lotul 4 secvențe: trei copii ale modelului, cu gradienții lor, trebuie să încapă."""
     lot_gpu, latime_gpu = 16, 2048
-    if torch.cuda.is_available() and torch.cuda.get_device_properties(0).total_memory < 40 * 2**30:
+    if not gpu_mare():  # memoria GPU-ului, după `mediu` (un T4 simulat e mic)
         lot_gpu, latime_gpu = 4, 1024
     return ConfiguratieTransformer(
         vocabular=dimensiune(gpu=8192, cpu=512, rapid=256),

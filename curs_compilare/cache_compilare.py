@@ -50,7 +50,12 @@ _SCRIPT = textwrap.dedent(
     import torch._inductor.codecache
     import torch._inductor.compile_fx
     from curs_compilare.masurare_compilare import incalzeste_compilatorul
+    from curs_compilare.mediu import detecteaza_mediul
     from curs_compilare.modele import ConfiguratieTransformer, ReteaTransformer, lot_aleator, pierdere
+
+    # Procesul nou vede aceeași mașină ca notebook-ul: cu CURS_GPU_SIMULAT (moștenită), același
+    # GPU simulat, aplicat înaintea oricărei compilări.
+    detecteaza_mediul()
 
     cerere = json.loads(sys.argv[1])
     rezultat = {}

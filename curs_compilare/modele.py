@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .mediu import dimensiune
+from .mediu import detecteaza_mediul, dimensiune, gpu_mare
 
 __all__ = [
     "ConfiguratieTransformer",
@@ -62,9 +62,7 @@ def configuratie_pentru_mediu() -> ConfiguratieTransformer:
     - Pe procesor: mic, pentru că acolo compilarea C++ pe două nuclee durează.
     - Sub teste (profilul rapid): minuscul.
     """
-    lot_gpu = 16
-    if torch.cuda.is_available() and torch.cuda.get_device_properties(0).total_memory < 40 * 2**30:
-        lot_gpu = 4
+    lot_gpu = 16 if gpu_mare() else 4  # memoria GPU-ului, după `mediu` (un T4 simulat e mic)
     return ConfiguratieTransformer(
         vocabular=dimensiune(gpu=50304, cpu=2048, rapid=256),
         dim_model=dimensiune(gpu=512, cpu=128, rapid=32),
@@ -193,10 +191,12 @@ def precizie_pentru_mediu() -> torch.dtype | None:
     """Tipul de date în care rulează calculul pe mașina ta, cu `torch.autocast`:
     `bfloat16` pe un GPU care îl are nativ (de la capabilitatea 8.0: A100, H100, H200),
     `float16` pe un GPU mai vechi (un T4), iar pe procesor None: acolo calculul rămâne în
-    `float32` (bfloat16 pe procesor e rapid doar pe unele procesoare)."""
-    if not torch.cuda.is_available():
+    `float32` (bfloat16 pe procesor e rapid doar pe unele procesoare). Capabilitatea vine din
+    `mediu.detecteaza_mediul` (un T4 simulat primește float16)."""
+    mediu = detecteaza_mediul()
+    if not mediu.are_gpu:
         return None
-    return torch.bfloat16 if torch.cuda.get_device_capability() >= (8, 0) else torch.float16
+    return torch.bfloat16 if mediu.bf16_nativ else torch.float16
 
 
 def cu_precizie(functie, precizie: torch.dtype | None, dispozitiv: str = "cuda"):

@@ -47,6 +47,7 @@ import time
 import torch
 
 from .masurare import _cuantila
+from .mediu import detecteaza_mediul
 
 __all__ = [
     "ARE_TRITON",
@@ -336,10 +337,12 @@ def produs_cu_epilog(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor) -> to
 
 
 def tip_produs_cu_epilog() -> torch.dtype:
-    """bfloat16 pe un GPU care îl are nativ, float16 pe unul mai vechi (T4), float32 pe procesor."""
-    if not torch.cuda.is_available():
+    """bfloat16 pe un GPU care îl are nativ, float16 pe unul mai vechi (T4, și cel simulat),
+    float32 pe procesor."""
+    mediu = detecteaza_mediul()
+    if not mediu.are_gpu:
         return torch.float32
-    return torch.bfloat16 if torch.cuda.get_device_capability() >= (8, 0) else torch.float16
+    return torch.bfloat16 if mediu.bf16_nativ else torch.float16
 
 
 def intrari_produs_cu_epilog(n: int | None = None, dispozitiv=None, tip: torch.dtype | None = None, samanta: int = 0):

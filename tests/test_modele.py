@@ -90,7 +90,8 @@ def test_configuratia_pe_gpu_e_limitata_de_gpu(monkeypatch):
     monkeypatch.setenv("CURS_PROFIL", "complet")
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
 
-    class Proprietati:
+    class Proprietati:  # ce citește `mediu.detecteaza_mediul` (de acolo vine memoria)
+        name, major, minor, multi_processor_count = "NVIDIA H200", 9, 0, 132
         total_memory = 141 * 2**30
 
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Proprietati())

@@ -811,7 +811,9 @@ def _verifica_viteza_gpu(lansare_pentru, mod: str, kernel, generator, dispozitiv
     if raport > FACTOR_LENT_GPU:
         programe = _acoperire(lansari)
         try:
-            multiprocesoare = torch.cuda.get_device_properties(dispozitiv).multi_processor_count
+            from ..mediu import detecteaza_mediul
+
+            multiprocesoare = detecteaza_mediul().numar_sm or 0
         except Exception:
             multiprocesoare = 0
         detaliu = ""

@@ -28,7 +28,7 @@ import torch
 from ..amortizare import FORMULA, apel_de_amortizare, cost_total
 from ..masurare import prag_rentabilitate
 from ..cifre import cu_prefix, cu_substantiv, cu_unitate, format_numar, format_octeti, format_timp
-from ..mediu import SM_MINIM_GEMM_AUTOTUNE
+from ..mediu import SM_MINIM_GEMM_AUTOTUNE, detecteaza_mediul
 from .baza import (
     NESCRIS,
     GresealaCursant,
@@ -224,10 +224,11 @@ def _memorie_partajata(configuratie) -> int:
 
 
 def _limita_memorie_partajata() -> tuple[int, str]:
-    """Memoria partajată maximă a unui bloc (octeți) și de unde vine limita, în cuvinte."""
-    if torch.cuda.is_available():
-        proprietati = torch.cuda.get_device_properties(0)
-        limita = getattr(proprietati, "shared_memory_per_block_optin", None)
+    """Memoria partajată maximă a unui bloc (octeți) și de unde vine limita, în cuvinte. Pe un
+    GPU, limita vine din `mediu.detecteaza_mediul` (un T4 simulat are limita unui T4)."""
+    mediu = detecteaza_mediul()
+    if mediu.are_gpu:
+        limita = mediu.memorie_partajata_bloc
         if not limita:
             try:
                 from triton.runtime import driver
@@ -236,7 +237,7 @@ def _limita_memorie_partajata() -> tuple[int, str]:
             except Exception:
                 limita = None
         if limita:
-            return int(limita), f"GPU-ul tău ({proprietati.name}) are cel mult {format_octeti(limita)} pe bloc"
+            return int(limita), f"GPU-ul tău ({mediu.nume_gpu}) are cel mult {format_octeti(limita)} pe bloc"
     return (
         _LIMITA_PARTAJATA_IMPLICITA,
         f"un GPU mare (H100, H200) are cel mult {format_octeti(_LIMITA_PARTAJATA_IMPLICITA)} pe bloc, "
@@ -1149,14 +1150,9 @@ def exercitiul_3(plan_pentru) -> Rezultat:
                 f"{len(gpu_uri) - len(GPU_URI_DE_EXEMPLU)} pe care nu le-ai văzut: bfloat16 de la Ampere (8.0) încolo, "
                 f"float16 înainte; șabloanele GEMM ale lui max-autotune doar de la {SM_MINIM_GEMM_AUTOTUNE} de SM în sus."
             )
-            if torch.cuda.is_available():
-                proprietati = torch.cuda.get_device_properties(0)
-                al_tau = DescriereGPU(
-                    proprietati.name,
-                    (proprietati.major, proprietati.minor),
-                    proprietati.multi_processor_count,
-                    proprietati.total_memory / 2**30,
-                )
+            mediu = detecteaza_mediul()
+            if mediu.are_gpu:
+                al_tau = DescriereGPU(mediu.nume_gpu, mediu.capabilitate, mediu.numar_sm, mediu.memorie_gpu_gib)
                 tip, sabloane = _plan_corect(al_tau)
                 mesaj += (
                     f" Pe GPU-ul tău ({al_tau.nume}): {_nume_tip(tip)}, iar șabloanele GEMM "
