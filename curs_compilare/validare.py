@@ -61,13 +61,19 @@ termină cu cod de eroare dacă vreo cifră care nu depinde de procesor diferă 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import math
 import os
+import shutil
+import signal
+import subprocess
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from .cifre import (
@@ -107,37 +113,261 @@ def _text_tiparit(nb) -> str:
     return "\n".join(text_iesiri(celula.get("outputs", [])) for celula in nb.cells)
 
 
-def _executa(cale: Path, dosar_executate: Path, limita_celula: int) -> dict:
+class _MemorieGPU:
+    """Urmărește, cât rulează un notebook, memoria GPU ocupată de procesele lui (kernel-ul și
+    procesele pornite de el), din `nvidia-smi`, la fiecare jumătate de secundă, și ține maximul
+    (MiB). Dacă `nvidia-smi` nu vede procesele după PID (într-un container, de pildă), ia
+    memoria ocupată pe tot GPU-ul, peste nivelul de dinaintea notebook-ului."""
+
+    PAUZA_S = 0.5
+
+    def __init__(self):
+        self.maxim_mib: float | None = None
+        self.fel: str | None = None
+        self._pid = None
+        self._opreste = threading.Event()
+        self._fir = None
+        self._nivel_initial = None
+
+    @staticmethod
+    def _nvidia_smi(*argumente: str) -> list[str] | None:
+        try:
+            iesire = subprocess.run(
+                ["nvidia-smi", *argumente, "--format=csv,noheader,nounits"],
+                capture_output=True, text=True, timeout=10,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if iesire.returncode != 0:
+            return None
+        return [r.strip() for r in iesire.stdout.splitlines() if r.strip()]
+
+    def _ocupat_pe_gpu(self) -> float | None:
+        randuri = self._nvidia_smi("--query-gpu=memory.used", "-i", "0")
+        try:
+            return float(randuri[0]) if randuri else None
+        except ValueError:
+            return None
+
+    def _ocupat_de_notebook(self) -> float | None:
+        if self._pid is None:
+            return None
+        try:
+            import psutil
+
+            pids = {self._pid} | {p.pid for p in psutil.Process(self._pid).children(recursive=True)}
+        except Exception:
+            pids = {self._pid}
+        randuri = self._nvidia_smi("--query-compute-apps=pid,used_memory") or []
+        total, gasite = 0.0, False
+        for rand in randuri:
+            parti = [x.strip() for x in rand.split(",")]
+            if len(parti) == 2 and parti[0].isdigit() and int(parti[0]) in pids:
+                with contextlib.suppress(ValueError):
+                    total += float(parti[1])
+                    gasite = True
+        return total if gasite else None
+
+    def porneste(self) -> "_MemorieGPU":
+        if shutil.which("nvidia-smi") is None:
+            return self
+        self._nivel_initial = self._ocupat_pe_gpu()
+        self._fir = threading.Thread(target=self._urmareste, daemon=True)
+        self._fir.start()
+        return self
+
+    def pid_kernel(self, pid: int) -> None:
+        self._pid = pid
+
+    def _urmareste(self) -> None:
+        while not self._opreste.wait(self.PAUZA_S):
+            pe_procese = self._ocupat_de_notebook()
+            if pe_procese is not None:
+                valoare, fel = pe_procese, "procesele notebook-ului"
+            else:
+                ocupat = self._ocupat_pe_gpu()
+                if ocupat is None or self._nivel_initial is None:
+                    continue
+                valoare, fel = max(0.0, ocupat - self._nivel_initial), "tot GPU-ul, peste nivelul de dinainte"
+            if self.maxim_mib is None or valoare > self.maxim_mib:
+                self.maxim_mib, self.fel = valoare, fel if self.fel in (None, fel) else self.fel
+
+    def opreste(self) -> None:
+        self._opreste.set()
+        if self._fir is not None:
+            self._fir.join(timeout=15)
+
+
+@dataclass
+class RepetitieColab:
+    """Drumul celulei de pregătire pe Colab, repetat pe o mașină oarecare: un modul
+    `google.colab` fals, iar în locul adresei publice și al dosarului `/content/curs`, o adresă
+    de clonare locală și un dosar temporar. Prima celulă de pregătire clonează cursul și îi
+    instalează pachetul cu pip, exact ca pe Colab; următoarele găsesc clona."""
+
+    adresa: str
+    dosar: str
+
+    def rescrie(self, sursa: str) -> str:
+        """Celula de pregătire, cu modulul fals înainte și cu adresa și dosarul înlocuite."""
+        from .depozit import ADRESA
+
+        if ADRESA not in sursa or "/content/curs" not in sursa:
+            raise ValueError("celula de pregătire nu mai are adresa publică și dosarul /content/curs")
+        return (
+            "import sys, types  # repetiția drumului de pe Colab: un modul google.colab fals\n"
+            'sys.modules.setdefault("google.colab", types.ModuleType("google.colab"))\n'
+            + sursa.replace(ADRESA, self.adresa).replace("/content/curs", self.dosar)
+        )
+
+    def pregateste_notebook(self, nb) -> int:
+        """Rescrie celulele de pregătire ale notebook-ului (în memorie); întoarce câte a rescris."""
+        from .depozit import MARCAJ_PREGATIRE
+
+        rescrise = 0
+        for celula in nb.cells:
+            if celula.cell_type == "code" and celula.source.startswith(MARCAJ_PREGATIRE):
+                celula.source = self.rescrie(celula.source)
+                rescrise += 1
+        return rescrise
+
+
+def depozit_local_pentru_colab(radacina: Path, dosar: Path) -> RepetitieColab:
+    """Face, în `dosar`, un depozit git cu fișierele cursului din `radacina` (fără mediul
+    virtual, `build/` și cache-uri) și întoarce repetiția Colab care îl clonează, cu
+    `file://`, în `dosar/content/curs`."""
+    sursa = dosar / "depozit"
+    ignorate = shutil.ignore_patterns(".git", ".venv", ".whl", "build", "__pycache__", ".ipynb_checkpoints", "*.egg-info")
+    shutil.copytree(radacina, sursa, ignore=ignorate)
+    for comanda in (
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        ["git", "-c", "user.name=curs", "-c", "user.email=curs@localhost", "commit", "-q", "-m", "cursul"],
+    ):
+        subprocess.run(comanda, cwd=sursa, check=True, capture_output=True)
+    return RepetitieColab(adresa=sursa.resolve().as_uri(), dosar=str((dosar / "content" / "curs").resolve()))
+
+
+def _prima_linie_eroare(exceptie) -> str | None:
+    """Rândul care spune ce s-a întâmplat („ValueError: …”), nu tot traceback-ul."""
+    nume, valoare = getattr(exceptie, "ename", None), getattr(exceptie, "evalue", None)
+    if nume:
+        return f"{nume}: {valoare}" if valoare else str(nume)
+    randuri = [r for r in str(exceptie).strip().splitlines() if r.strip()]
+    return randuri[-1].strip() if randuri else None
+
+
+#: Dosarul care conține pachetul cursului (`curs_compilare/`), cel importat de acest proces.
+DOSAR_PACHET = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def _pachetul_vizibil_in_kernel():
+    """Pune dosarul pachetului cursului în fața lui PYTHONPATH cât rulează kernel-ul: notebook-ul
+    importă același `curs_compilare` ca procesul care îl execută, chiar dacă pachetul nu e instalat
+    (de exemplu `python -m curs_compilare.verificare_rapida` pornit din dosarul cursului, pe o mașină
+    pe care n-ai rulat `pip install`; kernel-ul pornește în `notebooks/`, unde pachetul nu se vede)."""
+    vechi = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(DOSAR_PACHET), *([vechi] if vechi else [])])
+    try:
+        yield
+    finally:
+        if vechi is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = vechi
+
+
+def executa_notebook(
+    cale: Path,
+    dosar_executate: Path,
+    limita_celula: int = 1200,
+    limita_notebook: float | None = None,
+    colab: RepetitieColab | None = None,
+) -> dict:
+    """Execută un notebook într-un kernel nou și întoarce rezultatul: `trecut`, `secunde`,
+    `eroare` (ultimele rânduri ale erorii), `prima_linie_eroare`, `cifre` (cele înregistrate cu
+    `cifre.inregistreaza`) și, pe un GPU NVIDIA, `memorie_gpu_maxima_mib` (vezi `_MemorieGPU`).
+
+    O celulă are cel mult `limita_celula` secunde; tot notebook-ul, cel mult `limita_notebook`
+    (dacă e dată): la depășire, kernel-ul e oprit și notebook-ul e socotit eșuat. Cu `colab`,
+    celula de pregătire urmează drumul de pe Colab (`RepetitieColab`): pachetul vine atunci doar
+    din instalarea făcută de celulă; altfel, kernel-ul vede pachetul acestui proces
+    (`_pachetul_vizibil_in_kernel`)."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
+    cale = Path(cale)
     nb = nbformat.read(cale, as_version=4)
+    if colab is not None:
+        colab.pregateste_notebook(nb)
     fd, fisier_cifre = tempfile.mkstemp(prefix="cifre_", suffix=".jsonl")
     os.close(fd)
     os.environ[VARIABILA_FISIER] = fisier_cifre
+    timeout_celula = int(min(limita_celula, limita_notebook)) if limita_notebook else limita_celula
     client = NotebookClient(
         nb,
-        timeout=limita_celula,
+        timeout=max(1, timeout_celula),
         kernel_name="python3",
         resources={"metadata": {"path": str(cale.parent)}},
     )
-    eroare = None
+    memorie = _MemorieGPU().porneste()
+    depasit = threading.Event()
+    gata = threading.Event()
+
+    def paznic():
+        """Află PID-ul kernel-ului (pentru memorie) și îl oprește la limita notebook-ului."""
+        termen = None if not limita_notebook else time.monotonic() + limita_notebook
+        pid = None
+        while not gata.wait(0.2):
+            if pid is None:
+                proces = getattr(getattr(getattr(client, "km", None), "provisioner", None), "process", None)
+                if proces is not None:
+                    pid = proces.pid
+                    memorie.pid_kernel(pid)
+            if termen is not None and time.monotonic() > termen and pid is not None:
+                depasit.set()
+                try:
+                    import psutil
+
+                    procese = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+                except Exception:
+                    procese = []
+                for p in procese:
+                    with contextlib.suppress(Exception):
+                        p.kill()
+                if not procese:
+                    with contextlib.suppress(Exception):
+                        os.kill(pid, signal.SIGKILL)
+                return
+
+    fir_paznic = threading.Thread(target=paznic, daemon=True)
+    fir_paznic.start()
+    eroare = prima_linie = None
     start = time.perf_counter()
     try:
-        client.execute()
-    except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
-        eroare = str(e).strip().splitlines()
-        eroare = "\n".join(eroare[-15:])
+        with contextlib.nullcontext() if colab is not None else _pachetul_vizibil_in_kernel():
+            client.execute()
+    except (CellExecutionError, CellTimeoutError, DeadKernelError, RuntimeError) as e:
+        eroare = "\n".join(str(e).strip().splitlines()[-15:])
+        prima_linie = _prima_linie_eroare(e)
     durata = time.perf_counter() - start
+    gata.set()
+    fir_paznic.join(timeout=5)
+    memorie.opreste()
+    if depasit.is_set():
+        prima_linie = f"a depășit limita notebook-ului ({format_numar(limita_notebook, 0)} s); kernel-ul a fost oprit"
+        eroare = prima_linie + ("\n" + eroare if eroare else "")
     os.environ.pop(VARIABILA_FISIER, None)
     tiparit = _text_tiparit(nb)
     contrazise = contradictii(tiparit)
     if contrazise and eroare is None:
-        eroare = "Concluzii care se contrazic singure în textul tipărit: " + "; ".join(f"„{c}”" for c in contrazise)
+        eroare = prima_linie = "Concluzii care se contrazic singure în textul tipărit: " + "; ".join(f"„{c}”" for c in contrazise)
     probleme = probleme_de_format("\n".join(text_iesiri(c.get("outputs", []), doar_stdout=True) for c in nb.cells))
     if probleme and eroare is None:
-        eroare = "Numere scrise altfel decât cere cursul în textul tipărit: " + "; ".join(probleme[:10])
+        eroare = prima_linie = "Numere scrise altfel decât cere cursul în textul tipărit: " + "; ".join(probleme[:10])
+    dosar_executate = Path(dosar_executate)
     dosar_executate.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, dosar_executate / cale.name)
     cifre = []
@@ -148,7 +378,18 @@ def _executa(cale: Path, dosar_executate: Path, limita_celula: int) -> dict:
                 inregistrare["notebook"] = cale.as_posix()
                 cifre.append(inregistrare)
     os.unlink(fisier_cifre)
-    return {"cale": cale.as_posix(), "trecut": eroare is None, "secunde": durata, "eroare": eroare, "cifre": cifre}
+    rezultat = {
+        "cale": cale.as_posix(),
+        "trecut": eroare is None,
+        "secunde": durata,
+        "eroare": eroare,
+        "prima_linie_eroare": prima_linie,
+        "cifre": cifre,
+    }
+    if memorie.maxim_mib is not None:
+        rezultat["memorie_gpu_maxima_mib"] = round(memorie.maxim_mib)
+        rezultat["memorie_gpu_masurata_pe"] = memorie.fel
+    return rezultat
 
 
 def _descriere_mediu() -> dict:
@@ -163,6 +404,9 @@ def _descriere_mediu() -> dict:
         "triton": mediu.versiune_triton,
         "profil": mediu.profil,
         "nuclee": os.cpu_count(),
+        **({"gpu_simulat": mediu.gpu_simulat, "gpu_real": mediu.gpu_real,
+            "memorie_gpu_gib": round(mediu.memorie_gpu_gib, 2)} if getattr(mediu, "gpu_simulat", None) else {}),
+        **({"colab": True} if mediu.pe_colab else {}),
     }
 
 
@@ -212,15 +456,37 @@ def _raport_markdown(date: dict) -> str:
         f"- Python {mediu['python']}, torch {mediu['torch']}, triton {mediu['triton'] or 'neinstalat'}",
         *([f"- procesorul: {cu_substantiv(mediu['nuclee'], 'nucleu', 'nuclee')}"] if mediu.get("nuclee") else []),
         f"- profil de dimensiuni: {mediu['profil']}",
-        "",
-        "## Notebook-urile",
-        "",
-        "| notebook | stare | durată |",
-        "|---|---|---|",
     ]
+    if mediu.get("gpu_simulat"):
+        randuri.append(
+            f"- **GPU simulat**: {mediu['gpu_simulat']} (`CURS_GPU_SIMULAT={mediu['gpu_simulat']}`) pe {mediu['gpu_real']}, "
+            f"cu memoria procesului plafonată la {format_numar(mediu['memorie_gpu_gib'])} GiB; duratele și cifrele "
+            f"sunt ale lui {mediu['gpu_real']}, nu ale unui {mediu['gpu_simulat']}"
+        )
+    if mediu.get("colab_simulat"):
+        randuri.append(
+            "- celula de pregătire a urmat drumul de pe Colab (modul `google.colab` fals, clonare dintr-un depozit "
+            "local, pachetul instalat cu pip)"
+        )
+    cu_memorie = any(r.get("memorie_gpu_maxima_mib") is not None for r in date["notebookuri"])
+    randuri += ["", "## Notebook-urile", ""]
+    if cu_memorie:
+        randuri += [
+            "Memoria GPU: maximul ocupat de procesele notebook-ului (kernel-ul și ce pornește el, contextul CUDA "
+            "inclus), citit din `nvidia-smi` la fiecare jumătate de secundă.",
+            "",
+            "| notebook | stare | durată | memoria GPU, maxim |",
+            "|---|---|---|---|",
+        ]
+    else:
+        randuri += ["| notebook | stare | durată |", "|---|---|---|"]
     for r in date["notebookuri"]:
         stare = "trecut" if r["trecut"] else "**EȘUAT**"
-        randuri.append(f"| `{r['cale']}` | {stare} | {format_numar(r['secunde'])} s |")
+        rand = f"| `{r['cale']}` | {stare} | {format_numar(r['secunde'])} s |"
+        if cu_memorie:
+            mib = r.get("memorie_gpu_maxima_mib")
+            rand += f" {format_numar(mib / 1024, 2)} GiB |" if mib is not None else " — |"
+        randuri.append(rand)
     randuri += ["", "![Durata fiecărui notebook](durate.png)", "", "## Cifrele-cheie măsurate", ""]
     if date["cifre"]:
         randuri += [
@@ -516,6 +782,11 @@ def main(argv=None) -> int:
     parser.add_argument("--sursa", help="la --adauga-cifre: ce le-a măsurat, de exemplu „benchmarks/capitolul06.py --max-autotune”")
     parser.add_argument("--rezultate", metavar="REZULTATE_JSON", help="la --adauga-cifre: raportul în care intră cifrele")
     parser.add_argument("--notebook", help="la --adauga-cifre: notebook-ul care arată cifrele (opțional)")
+    parser.add_argument("--limita-notebook", type=float, default=None,
+                        help="secunde, cel mult, pentru un notebook întreg (implicit fără limită)")
+    parser.add_argument("--colab-simulat", action="store_true",
+                        help="celula de pregătire urmează drumul de pe Colab: modul google.colab fals, clonare dintr-un "
+                             "depozit local făcut din dosarul curent, instalarea pachetului cu pip")
     argumente = parser.parse_args(argv)
 
     if argumente.adauga_cifre:
@@ -536,11 +807,22 @@ def main(argv=None) -> int:
     masina = mediu["gpu"] if mediu["dispozitiv"] == "cuda" else "procesor (fără GPU)"
     print(f"Validez {cu_substantiv(len(cai), 'notebook', 'notebook-uri')} pe {masina} (torch {mediu['torch']})", flush=True)
 
+    colab = None
+    if argumente.colab_simulat:
+        dosar_colab = Path(tempfile.mkdtemp(prefix="colab_simulat_"))
+        colab = depozit_local_pentru_colab(Path.cwd(), dosar_colab)
+        mediu["colab_simulat"] = True
+        print(f"Drumul de pe Colab: clonez din {colab.adresa} în {colab.dosar}, apoi instalez pachetul cu pip.", flush=True)
+
     start = time.perf_counter()
     rezultate = []
     for cale in cai:
-        r = _executa(cale, iesire / "executate", argumente.limita_celula)
-        print(f"  {'trecut' if r['trecut'] else 'EȘUAT '}  {format_numar(r['secunde'], 1):>7} s  {cale}", flush=True)
+        r = executa_notebook(cale, iesire / "executate", argumente.limita_celula, argumente.limita_notebook, colab)
+        memorie = (f"  {format_numar(r['memorie_gpu_maxima_mib'] / 1024, 2):>6} GiB"
+                   if r.get("memorie_gpu_maxima_mib") is not None else "")
+        print(f"  {'trecut' if r['trecut'] else 'EȘUAT '}  {format_numar(r['secunde'], 1):>7} s{memorie}  {cale}", flush=True)
+        if not r["trecut"] and r.get("prima_linie_eroare"):
+            print(f"           {r['prima_linie_eroare']}", flush=True)
         rezultate.append(r)
     date = {
         "data": dt.datetime.now().isoformat(timespec="seconds"),

@@ -1,6 +1,7 @@
 """Adresa cursului (un singur loc) și comanda de validare a instructorului."""
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -65,6 +66,22 @@ def test_validarea_executa_si_raporteaza(tmp_path, monkeypatch):
     assert Path("raport/durate.png").stat().st_size > 1000
     assert Path("raport/executate/bun.ipynb").is_file()
     shutil.rmtree("raport")
+
+
+def test_kernelul_vede_pachetul_procesului_care_il_executa(tmp_path, monkeypatch):
+    """Pornit din dosarul cursului, fără pachetul instalat, notebook-ul tot îl găsește: kernel-ul
+    primește dosarul pachetului în fața lui PYTHONPATH; după execuție, variabila e ca înainte."""
+    monkeypatch.setenv("PYTHONPATH", "/un/dosar/oarecare")
+    nb = new_notebook(cells=[new_code_cell(
+        "import os, curs_compilare\n"
+        "from pathlib import Path\n"
+        f"assert os.environ['PYTHONPATH'].split(os.pathsep) == [{str(validare.DOSAR_PACHET)!r}, '/un/dosar/oarecare']\n"
+        f"assert Path(curs_compilare.__file__).resolve().parent.parent == Path({str(validare.DOSAR_PACHET)!r})"
+    )])
+    nbformat.write(nb, tmp_path / "pachet.ipynb")
+    rezultat = validare.executa_notebook(tmp_path / "pachet.ipynb", tmp_path / "executate", limita_celula=120)
+    assert rezultat["trecut"], rezultat["eroare"]
+    assert os.environ["PYTHONPATH"] == "/un/dosar/oarecare"
 
 
 def test_validarea_pica_un_notebook_cu_o_concluzie_contrazisa(tmp_path, monkeypatch):

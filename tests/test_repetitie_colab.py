@@ -1,0 +1,78 @@
+"""Repetiția drumului de pe Colab (`validare --colab-simulat`) și memoria GPU a unui notebook,
+citită din `nvidia-smi` (aici prefăcut: testele rulează pe procesor)."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from curs_compilare import depozit, validare
+
+RADACINA = Path(__file__).resolve().parent.parent
+
+
+def test_celula_de_pregatire_urmeaza_drumul_de_pe_colab():
+    colab = validare.RepetitieColab(adresa="file:///tmp/depozit", dosar="/tmp/x/content/curs")
+    nb = new_notebook(cells=[new_markdown_cell("# titlu"), new_code_cell(depozit.celula_pregatire()), new_code_cell("1")])
+    assert colab.pregateste_notebook(nb) == 1
+    sursa = nb.cells[1].source
+    assert sursa.startswith("import sys, types")
+    assert 'sys.modules.setdefault("google.colab"' in sursa
+    assert depozit.ADRESA not in sursa and "/content/curs\"" not in sursa.replace("/tmp/x/content/curs", "")
+    assert '"file:///tmp/depozit"' in sursa and sursa.count("/tmp/x/content/curs") == depozit.celula_pregatire().count("/content/curs")
+    assert nb.cells[2].source == "1"
+    # Celula rescrisă rămâne cod Python valid (fără liniile magice %matplotlib).
+    compile("\n".join(r for r in sursa.splitlines() if not r.startswith("%")), "<celula>", "exec")
+
+
+def test_o_celula_de_pregatire_schimbata_opreste_repetitia():
+    colab = validare.RepetitieColab(adresa="file:///tmp/d", dosar="/tmp/c")
+    with pytest.raises(ValueError, match="/content/curs"):
+        colab.rescrie("# Pregătirea mediului\nimport torch")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git lipsește")
+def test_depozitul_local_se_cloneaza_ca_adresa_publica(tmp_path):
+    curs = tmp_path / "curs"
+    (curs / "curs_compilare").mkdir(parents=True)
+    (curs / "curs_compilare" / "__init__.py").write_text("")
+    (curs / ".venv").mkdir()
+    (curs / ".venv" / "mare").write_text("nu se copiază")
+    colab = validare.depozit_local_pentru_colab(curs, tmp_path / "repetitie")
+    assert colab.adresa.startswith("file://") and colab.dosar.endswith("content/curs")
+    clona = tmp_path / "clona"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", colab.adresa, str(clona)], check=True)
+    assert (clona / "curs_compilare" / "__init__.py").is_file()
+    assert not (clona / ".venv").exists()
+
+
+def test_toate_notebookurile_au_celula_pe_care_o_rescrie_repetitia():
+    colab = validare.RepetitieColab(adresa="file:///tmp/d", dosar="/tmp/c")
+    for cale in sorted(RADACINA.glob("notebooks/*.ipynb")) + sorted(RADACINA.glob("solutions/*.ipynb")):
+        assert colab.pregateste_notebook(nbformat.read(cale, as_version=4)) == 1, cale.name
+
+
+def test_memoria_gpu_a_proceselor_notebookului(monkeypatch):
+    """Suma memoriei proceselor din arborele kernel-ului; celelalte procese nu contează."""
+    memorie = validare._MemorieGPU()
+    memorie.pid_kernel(4242)
+    randuri = {"--query-compute-apps=pid,used_memory": ["4242, 1000", "999, 70000"],
+               "--query-gpu=memory.used": ["71500"]}
+    monkeypatch.setattr(memorie, "_nvidia_smi", lambda *a: randuri[a[0]])
+    assert memorie._ocupat_de_notebook() == 1000.0
+    # Fără procesul kernel-ului în listă (un container care ascunde PID-urile): nimic.
+    randuri["--query-compute-apps=pid,used_memory"] = ["999, 70000"]
+    assert memorie._ocupat_de_notebook() is None
+    assert memorie._ocupat_pe_gpu() == 71500.0
+
+
+def test_fara_nvidia_smi_nu_se_raporteaza_memorie(tmp_path, monkeypatch):
+    monkeypatch.setattr(validare.shutil, "which", lambda nume: None)
+    cale = tmp_path / "mic.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell("print(1)")]), cale)
+    rezultat = validare.executa_notebook(cale, tmp_path / "executate", limita_celula=60)
+    assert rezultat["trecut"] and "memorie_gpu_maxima_mib" not in rezultat
+    assert rezultat["prima_linie_eroare"] is None
