@@ -3,6 +3,9 @@
 #   make test   — pregătește mediul (dacă e nevoie) și rulează toate testele
 # Pentru instructor:
 #   make validare — execută toate notebook-urile pe mașina curentă și scrie un raport în build/validare
+#   make verifica — verificarea rapidă a mașinii: fiecare capitol în profilul rapid (dimensiuni mici),
+#                   apoi un tabel trecut/eșuat (SOLUTII=1: și soluțiile; CURS_GPU_SIMULAT=T4: ca pe un T4)
+#   make diapozitive — diapozitivele atelierului (reveal.js), din notebook-uri, în build/diapozitive
 # Întreținere:
 #   make insigne  — regenerează insignele Colab și celula de pregătire din adresa cursului
 #   make durate   — rescrie duratele capitolelor (prima celulă, README) din validările de referință
@@ -12,12 +15,21 @@
 # Variabile utile:
 #   PYTHON=python3.12      interpretorul cu care se creează .venv
 #   FARA_INSTALARE=1       folosește Python-ul existent (cu pachetele lui), fără .venv și fără rețea
+#   TESTE_PARALEL=4        câte procese rulează testele (implicit 2; 0: unul singur, în ordine)
 #   LAB_ARGS="--no-browser --ip=0.0.0.0 --port=8888"   JupyterLab pe o mașină la distanță
 
 PYTHON ?= python3
 VENV := .venv
 IPYWIDGETS7 := $(VENV)/ipywidgets7
 NBVAL_ARGS ?= --nbval-lax --nbval-current-env --nbval-cell-timeout=900
+# Testele rulează în paralel (pytest-xdist), în atâtea procese; un notebook rămâne întreg într-un
+# singur proces (--dist loadfile), cu celulele în ordine. TESTE_PARALEL=0: totul într-un proces.
+TESTE_PARALEL ?= 2
+ifeq ($(TESTE_PARALEL),0)
+PARALEL_ARGS :=
+else
+PARALEL_ARGS := -n $(TESTE_PARALEL) --dist loadfile
+endif
 
 ifeq ($(FARA_INSTALARE),1)
 PY := $(PYTHON)
@@ -27,7 +39,7 @@ PY := $(VENV)/bin/python
 MEDIU := $(VENV)/.instalat
 endif
 
-.PHONY: lab test validare insigne durate ilustratii curata curata-tot mediu-existent
+.PHONY: lab test validare verifica insigne durate diapozitive ilustratii curata curata-tot mediu-existent
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,16 +65,22 @@ lab: $(MEDIU)
 # soluție, în profilul „rapid” (dimensiuni mici). conftest.py verifică la final că notebook-urile
 # au rămas neatinse.
 test: $(MEDIU)
-	CURS_PROFIL=rapid $(PY) -m pytest -q tests notebooks solutions $(NBVAL_ARGS) --durations=15
+	CURS_PROFIL=rapid $(PY) -m pytest -q $(PARALEL_ARGS) tests notebooks solutions $(NBVAL_ARGS) --durations=15
 
 validare: $(MEDIU)
 	$(PY) -m curs_compilare.validare --iesire build/validare
+
+verifica: $(MEDIU)
+	$(PY) -m curs_compilare.verificare_rapida $(if $(SOLUTII),--solutii)
 
 insigne: $(MEDIU)
 	$(PY) -m curs_compilare.depozit
 
 durate: $(MEDIU)
 	$(PY) -m curs_compilare.durate
+
+diapozitive: $(MEDIU)
+	$(PY) -m curs_compilare.diapozitive
 
 ilustratii: $(MEDIU)
 	$(PY) -m curs_compilare.ilustratii
