@@ -257,6 +257,15 @@ def _prima_linie_eroare(exceptie) -> str | None:
     return randuri[-1].strip() if randuri else None
 
 
+def notebookuri_cursului(radacina: str | Path, solutii: bool = False) -> list[Path]:
+    """Notebook-urile capitolelor din `radacina` (și ale soluțiilor, cu `solutii=True`), în ordine."""
+    radacina = Path(radacina)
+    cai = sorted((radacina / "notebooks").glob("*.ipynb"))
+    if solutii:
+        cai += sorted((radacina / "solutions").glob("*.ipynb"))
+    return cai
+
+
 #: Dosarul care conține pachetul cursului (`curs_compilare/`), cel importat de acest proces.
 DOSAR_PACHET = Path(__file__).resolve().parent.parent
 
@@ -405,7 +414,7 @@ def _descriere_mediu() -> dict:
         "profil": mediu.profil,
         "nuclee": os.cpu_count(),
         **({"gpu_simulat": mediu.gpu_simulat, "gpu_real": mediu.gpu_real,
-            "memorie_gpu_gib": round(mediu.memorie_gpu_gib, 2)} if getattr(mediu, "gpu_simulat", None) else {}),
+            "memorie_gpu_gib": round(mediu.memorie_gpu_gib, 2)} if mediu.gpu_simulat else {}),
         **({"colab": True} if mediu.pe_colab else {}),
     }
 
@@ -798,9 +807,7 @@ def main(argv=None) -> int:
         print(_tabel_comparatie(randuri, argumente.prag, argumente.prag_puncte))
         return 1 if any(r["verdict"] == "diferă" for r in randuri) else 0
 
-    cai = [Path(c) for c in argumente.notebookuri] or (
-        sorted(Path("notebooks").glob("*.ipynb")) + sorted(Path("solutions").glob("*.ipynb"))
-    )
+    cai = [Path(c) for c in argumente.notebookuri] or notebookuri_cursului(Path("."), solutii=True)
     iesire = Path(argumente.iesire)
     iesire.mkdir(parents=True, exist_ok=True)
     mediu = _descriere_mediu()

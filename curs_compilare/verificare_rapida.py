@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .cifre import cu_substantiv, format_numar, radacina_cursului
 from .mediu import VARIABILA_PROFIL, detecteaza_mediul
-from .validare import executa_notebook
+from .validare import executa_notebook, notebookuri_cursului
 
 #: Limita implicită a unui notebook, în secunde (în profilul rapid, un capitol durează de obicei
 #: sub un minut, iar pe un H200 capitolul 05, cel mai lung, a cerut 2,5 minute: reglarea automată
@@ -114,15 +114,6 @@ class Verificare:
 def _scurtat(text: str) -> str:
     rand = text.strip().splitlines()[0] if text.strip() else ""
     return rand if len(rand) <= LUNGIME_EROARE else rand[: LUNGIME_EROARE - 1] + "…"
-
-
-def notebookuri_cursului(radacina: str | Path, solutii: bool = False) -> list[Path]:
-    """Notebook-urile capitolelor din `radacina` (și ale soluțiilor, cu `solutii=True`), în ordine."""
-    radacina = Path(radacina)
-    cai = sorted((radacina / "notebooks").glob("*.ipynb"))
-    if solutii:
-        cai += sorted((radacina / "solutions").glob("*.ipynb"))
-    return cai
 
 
 def _nume_afisat(cale: Path, radacina: Path | None) -> str:
