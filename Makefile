@@ -4,7 +4,8 @@
 # Pentru instructor:
 #   make validare — execută toate notebook-urile pe mașina curentă și scrie un raport în build/validare
 #   make verifica — verificarea rapidă a mașinii: fiecare capitol în profilul rapid (dimensiuni mici),
-#                   apoi un tabel trecut/eșuat (SOLUTII=1: și soluțiile; CURS_GPU_SIMULAT=T4: ca pe un T4)
+#                   apoi un tabel trecut/eșuat (SOLUTII=1: și soluțiile; PARALEL=N: câte notebook-uri deodată;
+#                   CURS_GPU_SIMULAT=T4: ca pe un T4)
 #   make diapozitive — diapozitivele atelierului (reveal.js), din notebook-uri, în build/diapozitive
 # Întreținere:
 #   make insigne  — regenerează insignele Colab și celula de pregătire din adresa cursului
@@ -71,7 +72,7 @@ validare: $(MEDIU)
 	$(PY) -m curs_compilare.validare --iesire build/validare
 
 verifica: $(MEDIU)
-	$(PY) -m curs_compilare.verificare_rapida $(if $(SOLUTII),--solutii)
+	$(PY) -m curs_compilare.verificare_rapida $(if $(SOLUTII),--solutii) $(if $(PARALEL),--paralel $(PARALEL))
 
 insigne: $(MEDIU)
 	$(PY) -m curs_compilare.depozit

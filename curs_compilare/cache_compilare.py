@@ -22,6 +22,11 @@ kernel-urile Triton și rezultatele reglării automate, în dosarul dat de varia
    separat (`incarcare_s`), nu intră în timpul primului pas.
 
 Artefactele salvate cuprind și pe cele ale funcției de încălzire (câțiva KiB).
+
+În profilul rapid (`CURS_PROFIL=rapid`: testele, verificarea de dinaintea orei), procesul nu se
+încălzește decât dacă i se cere (`incalzeste=True`): cifrele profilului nu spun nimic, iar
+încălzirea ar costa în fiecare proces cât o compilare întreagă, pe un GPU câteva secunde, pe
+procesor peste zece.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .mediu import profil_curent
 from .modele import ConfiguratieTransformer
 
 __all__ = ["PrimulApel", "primul_apel_in_proces_nou", "are_artefacte_cache"]
@@ -140,12 +146,14 @@ def primul_apel_in_proces_nou(
     salveaza: str | Path | None = None,
     incarca: str | Path | None = None,
     limita_s: float = 900,
-    incalzeste: bool = True,
+    incalzeste: bool | None = None,
 ) -> PrimulApel:
     """Pornește un proces Python nou, cu `TORCHINDUCTOR_CACHE_DIR=dosar_cache`, și întoarce
-    ce a măsurat el (vezi descrierea modulului). Cu `incalzeste=True` (implicit), procesul
-    încălzește compilatorul înaintea timpilor. Ridică `RuntimeError` cu ultimele rânduri ale
+    ce a măsurat el (vezi descrierea modulului). Cu `incalzeste=True`, procesul încălzește
+    compilatorul înaintea timpilor; implicit (`None`) o face în afara profilului rapid. Ridică `RuntimeError` cu ultimele rânduri ale
     erorii dacă procesul eșuează."""
+    if incalzeste is None:
+        incalzeste = profil_curent() != "rapid"
     radacina = Path(__file__).resolve().parent.parent
     cerere = {
         "configuratie": dataclasses.asdict(configuratie),

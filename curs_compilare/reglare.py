@@ -47,7 +47,7 @@ import time
 import torch
 
 from .masurare import _cuantila
-from .mediu import detecteaza_mediul
+from .mediu import detecteaza_mediul, dimensiune
 
 __all__ = [
     "ARE_TRITON",
@@ -364,13 +364,20 @@ def moduri_de_comparat() -> list[str]:
     return ["default", "max-autotune-no-cudagraphs"] + (["max-autotune"] if torch.cuda.is_available() else [])
 
 
-def compilari_pe_moduri(a=None, b=None, bias=None, moduri=None, invers: bool = False, repetari: int = 2):
+def compilari_pe_moduri(a=None, b=None, bias=None, moduri=None, invers: bool = False, repetari: int | None = None):
     """Compilează `produs_cu_epilog` în fiecare mod din `moduri` (`dynamic=False`) și măsoară
     primul apel (`masurare_compilare.compara_compilari`: compilatorul încălzit, cache gol,
     ordine alternată, `repetari` compilări pe mod). Fără intrări, le construiește cu
     `intrari_produs_cu_epilog()`. `invers=True` ia modurile în ordine inversă (pentru testul
-    care arată că ordinea nu schimbă rezultatul)."""
+    care arată că ordinea nu schimbă rezultatul).
+
+    Implicit, `repetari` e 2, iar în profilul rapid (testele, verificarea de dinaintea orei) 1:
+    acolo cifrele nu spun nimic, iar fiecare compilare cu max-autotune reglează din nou, de la
+    zero (pe un H200, câteva secunde de fiecare dată)."""
     from .masurare_compilare import compara_compilari
+
+    if repetari is None:
+        repetari = dimensiune(gpu=2, cpu=2, rapid=1)
 
     if a is None:
         a, b, bias = intrari_produs_cu_epilog()

@@ -72,7 +72,7 @@ def test_procesul_nou_incalzeste_compilatorul_inaintea_timpilor(tmp_path):
     """Procesul nou plătește taxa primei compilări pe o funcție mică, într-un cache temporar,
     înaintea timpilor: încălzirea e raportată separat, iar dosarul cache-ului măsurat nu o conține."""
     mica = ConfiguratieTransformer(vocabular=16, dim_model=8, nr_capete=2, nr_straturi=1, lungime=4, marime_lot=2)
-    rezultat = cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", mica)
+    rezultat = cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", mica, incalzeste=True)
     assert rezultat.incalzire_s is not None and rezultat.incalzire_s > 0
     assert rezultat.pas_s > 0 and rezultat.proces_s > rezultat.incalzire_s + rezultat.pas_s
 
@@ -119,3 +119,24 @@ def test_numele_starilor_acopera_starile_arborelui_de_grafuri():
     from torch._inductor.cudagraph_trees import ExecutionState
 
     assert set(grafuri_cuda.NUME_STARI) == {s.name for s in ExecutionState}
+
+
+@pytest.mark.parametrize("profil, incalzeste", [("rapid", False), ("complet", True)])
+def test_procesul_nou_se_incalzeste_implicit_doar_in_afara_profilului_rapid(monkeypatch, tmp_path, profil, incalzeste):
+    """În profilul rapid (testele, verificarea mașinii), încălzirea ar costa cât o compilare în
+    fiecare proces nou, pentru cifre care nu spun nimic: implicit, procesul nu se încălzește."""
+    import json
+    import subprocess
+
+    cereri = []
+
+    def ruleaza(comanda, **_):
+        cereri.append(json.loads(comanda[-1]))
+        return subprocess.CompletedProcess(comanda, 0, stdout='REZULTAT {"pas_s": 0.5}\n', stderr="")
+
+    monkeypatch.setenv("CURS_PROFIL", profil)
+    monkeypatch.setattr(cache_compilare.subprocess, "run", ruleaza)
+    mica = ConfiguratieTransformer(vocabular=16, dim_model=8, nr_capete=2, nr_straturi=1, lungime=4, marime_lot=2)
+    assert cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", mica).pas_s == 0.5
+    cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", mica, incalzeste=True)
+    assert [c["incalzeste"] for c in cereri] == [incalzeste, True]

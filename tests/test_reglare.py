@@ -169,3 +169,18 @@ def test_tabel_reglare_rescrie_timpii_cu_virgula():
     assert "1,39 ms" in tabel[3] and "100,0%" in tabel[3]
     assert "1,57 ms" in tabel[4] and "88,7%" in tabel[4] and "BLOCK_K=64" in tabel[4]
     assert cifre.probleme_de_format("\n".join(tabel)) == []
+
+
+@pytest.mark.parametrize("profil, repetari", [("rapid", 1), ("complet", 2)])
+def test_compilarile_pe_moduri_se_repeta_o_data_in_profilul_rapid(monkeypatch, profil, repetari):
+    """Fiecare compilare cu max-autotune reglează de la zero: în profilul rapid, unde cifrele nu
+    spun nimic, fiecare mod se compilează o singură dată; altfel, de două ori (ordine alternată)."""
+    from curs_compilare import masurare_compilare
+
+    cerute = []
+    monkeypatch.setenv("CURS_PROFIL", profil)
+    monkeypatch.setattr(masurare_compilare, "compara_compilari", lambda variante, *a, repetari: cerute.append(repetari))
+    x = torch.randn(4, 4)
+    reglare.compilari_pe_moduri(x, x, x[0], ["default"])
+    reglare.compilari_pe_moduri(x, x, x[0], ["default"], repetari=3)
+    assert cerute == [repetari, 3]

@@ -21,6 +21,8 @@ def curs_fals(tmp_path, monkeypatch):
         nbformat.write(new_notebook(cells=[new_code_cell("1")]), tmp_path / cale)
     monkeypatch.setenv("CURS_RADACINA", str(tmp_path))
     monkeypatch.setenv(VARIABILA_PROFIL, "complet")
+    # executorul fals trăiește în procesul acesta: notebook-urile, unul după altul, pe orice mașină
+    monkeypatch.setattr(verificare_rapida, "paralel_implicit", lambda: 1)
     return tmp_path
 
 
@@ -94,9 +96,11 @@ def test_fara_dosarul_cursului_explica_in_romana(tmp_path, monkeypatch, capsys):
     assert "Nu găsesc dosarul cursului" in capsys.readouterr().err
 
 
-def test_o_rulare_adevarata_pe_notebookuri_mici(tmp_path, monkeypatch):
+@pytest.mark.parametrize("paralel", [1, 3])
+def test_o_rulare_adevarata_pe_notebookuri_mici(tmp_path, monkeypatch, paralel):
     """Executorul adevărat (cel al validării): un notebook care trece (și vede profilul rapid),
-    unul cu o excepție și unul care depășește limita notebook-ului."""
+    unul cu o excepție și unul care depășește limita notebook-ului; unul după altul sau toate
+    deodată, în procese separate (rândurile rămân în ordinea dată)."""
     monkeypatch.delenv(VARIABILA_PROFIL, raising=False)
     celule = {
         "bun.ipynb": "import os\nassert os.environ['CURS_PROFIL'] == 'rapid'\nprint('gata')",
@@ -106,7 +110,10 @@ def test_o_rulare_adevarata_pe_notebookuri_mici(tmp_path, monkeypatch):
     for nume, sursa in celule.items():
         nbformat.write(new_notebook(cells=[new_code_cell(sursa)]), tmp_path / nume)
     monkeypatch.chdir(tmp_path)
-    rezultat = verificare_rapida.verifica(list(celule), limita_notebook=12, iesire=tmp_path / "iesire", afiseaza=False)
+    rezultat = verificare_rapida.verifica(list(celule), limita_notebook=12, iesire=tmp_path / "iesire", afiseaza=False,
+                                          paralel=paralel)
+    assert [r["notebook"] for r in rezultat.randuri] == list(celule)
+    assert rezultat.paralel == paralel and ("deodată" in rezultat.concluzie()) == (paralel > 1)
     stari = {r["notebook"]: r for r in rezultat.randuri}
     assert stari["bun.ipynb"]["trecut"] and stari["bun.ipynb"]["eroare"] is None
     assert not stari["rau.ipynb"]["trecut"]
@@ -117,3 +124,31 @@ def test_o_rulare_adevarata_pe_notebookuri_mici(tmp_path, monkeypatch):
     assert rezultat.cod_iesire == 1
     assert (tmp_path / "iesire" / "executate" / "bun.ipynb").is_file()
     assert cifre.probleme_de_format(rezultat.tabel()) == []
+
+
+@pytest.mark.parametrize("masina, asteptat", [
+    (dict(nuclee=2, memorie_gib=12.7, memorie_gpu_gib=15.0), 1),     # Colab, un T4
+    (dict(nuclee=16, memorie_gib=128, memorie_gpu_gib=140.0), 4),    # o stație cu un H200
+    (dict(nuclee=64, memorie_gib=512, memorie_gpu_gib=80.0), 4),     # cel mult PARALEL_MAXIM
+    (dict(nuclee=16, memorie_gib=24, are_gpu=False), 2),             # memoria mașinii limitează
+    (dict(nuclee=16, memorie_gib=128, memorie_gpu_gib=24.0), 2),     # memoria GPU-ului limitează
+    (dict(nuclee=16, memorie_gib=128, are_gpu=True), 1),             # un GPU fără nvidia-smi: unul după altul
+    (dict(nuclee=8, memorie_gib=16, are_gpu=False), 1),              # un laptop
+    (dict(nuclee=1, memorie_gib=4, are_gpu=False), 1),               # niciodată 0
+])
+def test_cate_notebookuri_deodata_dupa_masina(masina, asteptat):
+    assert verificare_rapida.paralel_implicit(**masina) == asteptat
+
+
+def test_tabelul_arata_memoria_gpu_doar_cand_s_a_masurat():
+    randuri = [
+        {"notebook": "notebooks/00_a.ipynb", "trecut": True, "secunde": 3.0, "eroare": None, "memorie_gpu_gib": 4.625},
+        {"notebook": "notebooks/01_b.ipynb", "trecut": False, "secunde": 1.5, "eroare": "ValueError: x", "memorie_gpu_gib": None},
+    ]
+    tabel = verificare_rapida.Verificare(randuri=randuri).tabel().splitlines()
+    assert tabel[0].split()[:5] == ["notebook", "stare", "secunde", "GPU", "GiB"]
+    assert "4,62" in tabel[2] or "4,63" in tabel[2]
+    assert tabel[3].split()[3] == "—" and tabel[3].endswith("ValueError: x")
+    fara = verificare_rapida.Verificare(randuri=[{**r, "memorie_gpu_gib": None} for r in randuri]).tabel()
+    assert "GPU GiB" not in fara
+    assert cifre.probleme_de_format("\n".join(tabel)) == []

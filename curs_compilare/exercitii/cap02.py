@@ -196,6 +196,10 @@ def _intrari_exercitiul_1(rng):
     pozitiv = torch.randn(forma, generator=generator) + rng.uniform(1.0, 3.0)
     forma_neg = _forma_aleatoare(rng)
     negativ = torch.randn(forma_neg, generator=generator) - rng.uniform(1.0, 3.0)
+    # Un element mult sub celelalte: după ramura `else` (x + 1), cel mai mare în valoare absolută
+    # e negativ, deci `x.max()` și `x.abs().max()` diferă mereu (altfel, o variantă fără `abs` ar
+    # trece uneori, când întâmplarea le face egale).
+    negativ.view(-1)[rng.randrange(negativ.numel())] = -rng.uniform(8.0, 12.0)
     # Media exact 0: numere întregi mici și opusele lor (suma lor e exactă în float32).
     jumatate = rng.randint(3, 12)
     valori = torch.randint(1, 6, (jumatate,), generator=generator).float()
