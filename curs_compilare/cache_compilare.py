@@ -150,8 +150,8 @@ def primul_apel_in_proces_nou(
 ) -> PrimulApel:
     """Pornește un proces Python nou, cu `TORCHINDUCTOR_CACHE_DIR=dosar_cache`, și întoarce
     ce a măsurat el (vezi descrierea modulului). Cu `incalzeste=True`, procesul încălzește
-    compilatorul înaintea timpilor; implicit (`None`) o face în afara profilului rapid. Ridică `RuntimeError` cu ultimele rânduri ale
-    erorii dacă procesul eșuează."""
+    compilatorul înaintea timpilor; implicit (`None`), o face în afara profilului rapid.
+    Ridică `RuntimeError` cu ultimele rânduri ale erorii dacă procesul eșuează."""
     if incalzeste is None:
         incalzeste = profil_curent() != "rapid"
     radacina = Path(__file__).resolve().parent.parent

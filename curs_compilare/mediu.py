@@ -394,7 +394,6 @@ def detecteaza_mediul() -> Mediu:
             f"Observație: {VARIABILA_GPU_SIMULAT} e ignorată: simularea unui {profil.nume} merge doar pe un GPU NVIDIA."
         )
         profil = None
-    simulat = {}
     if profil is not None:
         _aplica_simularea(profil, proprietati)
         memorie_reala = proprietati.total_memory / 2**30
@@ -403,7 +402,7 @@ def detecteaza_mediul() -> Mediu:
                 f"Observație: GPU-ul real are doar {format_numar(memorie_reala)} GiB, mai puțin decât un {profil.nume}; "
                 "plafonul de memorie al simulării e memoria lui întreagă."
             )
-        simulat = dict(
+        gpu = dict(
             nume_gpu=f"{profil.nume} (simulat pe {proprietati.name})",
             capabilitate=profil.capabilitate,
             numar_sm=profil.numar_sm,
@@ -415,14 +414,14 @@ def detecteaza_mediul() -> Mediu:
         )
     else:
         optin = getattr(proprietati, "shared_memory_per_block_optin", None)
-        simulat = dict(
+        gpu = dict(
             nume_gpu=proprietati.name,
             capabilitate=(proprietati.major, proprietati.minor),
             numar_sm=proprietati.multi_processor_count,
             memorie_gpu_gib=proprietati.total_memory / 2**30,
             memorie_partajata_bloc=int(optin) if optin else None,
         )
-    capabilitate, numar_sm = simulat["capabilitate"], simulat["numar_sm"]
+    capabilitate, numar_sm = gpu["capabilitate"], gpu["numar_sm"]
     if numar_sm < SM_MINIM_GEMM_AUTOTUNE:
         observatii.append(
             f"Observație: GPU-ul are {cu_substantiv(numar_sm, 'SM', 'SM')}, sub cele {SM_MINIM_GEMM_AUTOTUNE} de care au "
@@ -434,7 +433,7 @@ def detecteaza_mediul() -> Mediu:
         bf16_nativ=capabilitate >= (8, 0),
         gemm_autotune_posibil=numar_sm >= SM_MINIM_GEMM_AUTOTUNE,
         observatii=tuple(observatii),
-        **simulat,
+        **gpu,
         **comun,
     )
 

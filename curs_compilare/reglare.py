@@ -47,7 +47,7 @@ import time
 import torch
 
 from .masurare import _cuantila
-from .mediu import detecteaza_mediul, dimensiune
+from .mediu import dimensiune
 
 __all__ = [
     "ARE_TRITON",
@@ -338,11 +338,11 @@ def produs_cu_epilog(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor) -> to
 
 def tip_produs_cu_epilog() -> torch.dtype:
     """bfloat16 pe un GPU care îl are nativ, float16 pe unul mai vechi (T4, și cel simulat),
-    float32 pe procesor."""
-    mediu = detecteaza_mediul()
-    if not mediu.are_gpu:
-        return torch.float32
-    return torch.bfloat16 if mediu.bf16_nativ else torch.float16
+    float32 pe procesor: precizia cursului (`modele.precizie_pentru_mediu`), cu float32 în loc
+    de „fără autocast”."""
+    from .modele import precizie_pentru_mediu
+
+    return precizie_pentru_mediu() or torch.float32
 
 
 def intrari_produs_cu_epilog(n: int | None = None, dispozitiv=None, tip: torch.dtype | None = None, samanta: int = 0):

@@ -113,6 +113,28 @@ def _text_tiparit(nb) -> str:
     return "\n".join(text_iesiri(celula.get("outputs", [])) for celula in nb.cells)
 
 
+def nvidia_smi(*argumente: str) -> list[str] | None:
+    """Rândurile nevide ale `nvidia-smi ARGUMENTE --format=csv,noheader,nounits`, sau None dacă
+    `nvidia-smi` lipsește ori eșuează."""
+    try:
+        iesire = subprocess.run(
+            ["nvidia-smi", *argumente, "--format=csv,noheader,nounits"],
+            capture_output=True, text=True, timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if iesire.returncode != 0:
+        return None
+    return [r.strip() for r in iesire.stdout.splitlines() if r.strip()]
+
+
+#: Cum s-a măsurat memoria GPU a unui notebook (`memorie_gpu_masurata_pe`): pe procesele lui sau,
+#: când `nvidia-smi` nu le vede după PID, pe tot GPU-ul (atunci e a notebook-ului doar dacă
+#: rulează singur).
+MEMORIE_PE_PROCESE = "procesele notebook-ului"
+MEMORIE_PE_TOT_GPU = "tot GPU-ul, peste nivelul de dinainte"
+
+
 class _MemorieGPU:
     """Urmărește, cât rulează un notebook, memoria GPU ocupată de procesele lui (kernel-ul și
     procesele pornite de el), din `nvidia-smi`, la fiecare jumătate de secundă, și ține maximul
@@ -129,18 +151,7 @@ class _MemorieGPU:
         self._fir = None
         self._nivel_initial = None
 
-    @staticmethod
-    def _nvidia_smi(*argumente: str) -> list[str] | None:
-        try:
-            iesire = subprocess.run(
-                ["nvidia-smi", *argumente, "--format=csv,noheader,nounits"],
-                capture_output=True, text=True, timeout=10,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        if iesire.returncode != 0:
-            return None
-        return [r.strip() for r in iesire.stdout.splitlines() if r.strip()]
+    _nvidia_smi = staticmethod(nvidia_smi)
 
     def _ocupat_pe_gpu(self) -> float | None:
         randuri = self._nvidia_smi("--query-gpu=memory.used", "-i", "0")
@@ -183,12 +194,12 @@ class _MemorieGPU:
         while not self._opreste.wait(self.PAUZA_S):
             pe_procese = self._ocupat_de_notebook()
             if pe_procese is not None:
-                valoare, fel = pe_procese, "procesele notebook-ului"
+                valoare, fel = pe_procese, MEMORIE_PE_PROCESE
             else:
                 ocupat = self._ocupat_pe_gpu()
                 if ocupat is None or self._nivel_initial is None:
                     continue
-                valoare, fel = max(0.0, ocupat - self._nivel_initial), "tot GPU-ul, peste nivelul de dinainte"
+                valoare, fel = max(0.0, ocupat - self._nivel_initial), MEMORIE_PE_TOT_GPU
             if self.maxim_mib is None or valoare > self.maxim_mib:
                 self.maxim_mib, self.fel = valoare, fel if self.fel in (None, fel) else self.fel
 
@@ -480,9 +491,15 @@ def _raport_markdown(date: dict) -> str:
     cu_memorie = any(r.get("memorie_gpu_maxima_mib") is not None for r in date["notebookuri"])
     randuri += ["", "## Notebook-urile", ""]
     if cu_memorie:
+        pe_tot_gpu = any(r.get("memorie_gpu_masurata_pe") == MEMORIE_PE_TOT_GPU for r in date["notebookuri"])
         randuri += [
             "Memoria GPU: maximul ocupat de procesele notebook-ului (kernel-ul și ce pornește el, contextul CUDA "
-            "inclus), citit din `nvidia-smi` la fiecare jumătate de secundă.",
+            "inclus), citit din `nvidia-smi` la fiecare jumătate de secundă"
+            + (
+                "; unde `nvidia-smi` nu vede procesele după PID (într-un container), e memoria ocupată pe tot "
+                "GPU-ul peste nivelul de dinaintea notebook-ului (notebook-urile rulează unul după altul)."
+                if pe_tot_gpu else "."
+            ),
             "",
             "| notebook | stare | durată | memoria GPU, maxim |",
             "|---|---|---|---|",

@@ -30,8 +30,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import shutil
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -40,7 +38,7 @@ from pathlib import Path
 
 from .cifre import cu_substantiv, format_numar, radacina_cursului
 from .mediu import VARIABILA_PROFIL, detecteaza_mediul
-from .validare import executa_notebook, notebookuri_cursului
+from .validare import MEMORIE_PE_PROCESE, executa_notebook, notebookuri_cursului, nvidia_smi
 
 #: Limita implicită a unui notebook, în secunde (în profilul rapid, pe un H200, un capitol durează
 #: de obicei sub un minut, iar capitolul 05, cel mai lung, a cerut 2 minute: reglarea automată și
@@ -153,13 +151,10 @@ def _memorie_gib() -> float | None:
 def _memorie_gpu_gib() -> float | None:
     """Memoria primului GPU NVIDIA, în GiB, citită cu `nvidia-smi` (procesul acesta nu pornește
     CUDA, ca să nu țină memorie ocupată cât rulează notebook-urile); None fără `nvidia-smi`."""
-    if shutil.which("nvidia-smi") is None:
-        return None
+    randuri = nvidia_smi("--query-gpu=memory.total", "-i", "0")
     try:
-        iesire = subprocess.run(["nvidia-smi", "--query-gpu=memory.total", "--format=csv,noheader,nounits", "-i", "0"],
-                                capture_output=True, text=True, timeout=10)
-        return float(iesire.stdout.split()[0]) / 1024 if iesire.returncode == 0 else None
-    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return float(randuri[0]) / 1024 if randuri else None
+    except ValueError:
         return None
 
 
@@ -271,7 +266,7 @@ def verifica(
 
         def la_fiecare(i, r):
             memorie = r.get("memorie_gpu_maxima_mib")
-            if paralel > 1 and r.get("memorie_gpu_masurata_pe") != "procesele notebook-ului":
+            if paralel > 1 and r.get("memorie_gpu_masurata_pe") != MEMORIE_PE_PROCESE:
                 memorie = None  # pe tot GPU-ul, cu alte notebook-uri deodată: nu e doar a lui
             rand = {
                 "notebook": _nume_afisat(cai[i], radacina),

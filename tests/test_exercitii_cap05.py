@@ -276,7 +276,7 @@ def test_ex1_pe_gpu_limita_memoriei_partajate_e_a_gpu_ului():
 def test_ex1_pe_gpu_memoria_partajata_depasita_ajunge_la_triton(monkeypatch):
     """Fără estimarea dinainte, placa prea mare pentru memoria partajată e compilată: Triton
     ridică OutOfResources, iar verificarea o explică."""
-    monkeypatch.setattr(cap05, "_limita_memorie_partajata", lambda: (10**12, "fără limită"))
+    monkeypatch.setattr(cap05, "limita_memorie_partajata", lambda: (10**12, "fără limită"))
     inceput = time.perf_counter()
     _respins(
         cap05.exercitiul_1([_cfg(128, 128, 256, num_warps=8, num_stages=4)]),

@@ -218,7 +218,7 @@ def test_modulele_citesc_gpu_ul_din_mediu(gpu_prefacut, monkeypatch):
     assert modele.configuratie_pentru_mediu().marime_lot == 16
     assert antrenare.configuratie_capitol().vocabular == 50304
     assert antrenare.configuratie_regionala().dim_model == 2048
-    assert cap05._limita_memorie_partajata()[0] == 227 * 1024
+    assert cap05.limita_memorie_partajata()[0] == 227 * 1024
 
     monkeypatch.setenv(mediu.VARIABILA_GPU_SIMULAT, "T4")
     assert modele.precizie_pentru_mediu() == torch.float16
@@ -229,7 +229,7 @@ def test_modulele_citesc_gpu_ul_din_mediu(gpu_prefacut, monkeypatch):
     assert (capitol.marime_lot, capitol.vocabular) == (4, antrenare.VOCABULAR_GPU_MIC)
     regionala = antrenare.configuratie_regionala()
     assert (regionala.marime_lot, regionala.dim_model) == (4, 1024)
-    limita, unde = cap05._limita_memorie_partajata()
+    limita, unde = cap05.limita_memorie_partajata()
     assert limita == 64 * 1024 and "Tesla T4" in unde
     assert len(gpu_prefacut) == 1  # aplicată o dată, oricâte module au citit mediul
 

@@ -76,3 +76,15 @@ def test_fara_nvidia_smi_nu_se_raporteaza_memorie(tmp_path, monkeypatch):
     rezultat = validare.executa_notebook(cale, tmp_path / "executate", limita_celula=60)
     assert rezultat["trecut"] and "memorie_gpu_maxima_mib" not in rezultat
     assert rezultat["prima_linie_eroare"] is None
+
+
+@pytest.mark.parametrize("fel, pe_tot_gpu", [(validare.MEMORIE_PE_PROCESE, False), (validare.MEMORIE_PE_TOT_GPU, True)])
+def test_raportul_spune_cum_s_a_masurat_memoria_gpu(fel, pe_tot_gpu):
+    mediu = {"gpu": "NVIDIA H200", "capabilitate": "9.0", "numar_sm": 132, "python": "3.12", "torch": "2.11",
+             "triton": "3.6", "profil": "complet", "nuclee": 16, "dispozitiv": "cuda"}
+    rand = {"cale": "notebooks/00_a.ipynb", "trecut": True, "secunde": 3.0, "eroare": None, "cifre": [],
+            "memorie_gpu_maxima_mib": 2048, "memorie_gpu_masurata_pe": fel}
+    text = validare._raport_markdown({"data": "2026-12-04", "secunde_total": 3.0, "mediu": mediu,
+                                      "notebookuri": [rand], "cifre": []})
+    assert "| `notebooks/00_a.ipynb` | trecut | 3 s | 2,00 GiB |" in text
+    assert ("memoria ocupată pe tot GPU-ul" in text) == pe_tot_gpu

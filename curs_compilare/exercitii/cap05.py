@@ -46,6 +46,8 @@ __all__ = [
     "exercitiul_3",
     "DescriereGPU",
     "GPU_URI_DE_EXEMPLU",
+    "memorie_partajata",
+    "limita_memorie_partajata",
 ]
 
 
@@ -216,14 +218,15 @@ def _verifica_parametrii(numar: int, configuratie) -> None:
         )
 
 
-def _memorie_partajata(configuratie) -> int:
-    """Estimarea memoriei partajate a unei configurații, în octeți (float16): num_stages plăci
-    BM × BK din A și BK × BN din B, aduse în avans."""
+def memorie_partajata(configuratie) -> int:
+    """Estimarea memoriei partajate a unei configurații `triton.Config`, în octeți (float16):
+    num_stages plăci BM × BK din A și BK × BN din B, aduse în avans. Verificarea exercițiului 1
+    respinge configurațiile care trec de `limita_memorie_partajata()`."""
     p = configuratie.kwargs
     return configuratie.num_stages * (p["BM"] * p["BK"] + p["BK"] * p["BN"]) * _OCTETI_PE_ELEMENT
 
 
-def _limita_memorie_partajata() -> tuple[int, str]:
+def limita_memorie_partajata() -> tuple[int, str]:
     """Memoria partajată maximă a unui bloc (octeți) și de unde vine limita, în cuvinte. Pe un
     GPU, limita vine din `mediu.detecteaza_mediul` (un T4 simulat are limita unui T4)."""
     mediu = detecteaza_mediul()
@@ -343,7 +346,7 @@ def _masoara_pe_gpu(reglare, configuratii) -> str:
         nume = "una dintre configurații"
         if "shared memory" in str(eroare) and configuratii:
             # Triton nu spune care configurație a cerut prea mult: e cea cu cele mai mari plăci.
-            numar, cea_mai_mare = max(enumerate(configuratii, 1), key=lambda p: _memorie_partajata(p[1]))
+            numar, cea_mai_mare = max(enumerate(configuratii, 1), key=lambda p: memorie_partajata(p[1]))
             nume = _nume_configuratie(numar, cea_mai_mare)
         raise GresealaCursant(_explica_eroare_triton(eroare, f"{nume} (la 2048 × 2048)")) from None
     aleasa = reglat.configuratia_aleasa
@@ -401,9 +404,9 @@ def exercitiul_1(configuratii) -> Rezultat:
         lista = _lista_configuratii(raspuns, triton.Config)
         for numar, configuratie in enumerate(lista, start=1):
             _verifica_parametrii(numar, configuratie)
-        limita, unde = _limita_memorie_partajata()
+        limita, unde = limita_memorie_partajata()
         for numar, configuratie in enumerate(lista, start=1):
-            necesar = _memorie_partajata(configuratie)
+            necesar = memorie_partajata(configuratie)
             if necesar > limita:
                 raise GresealaCursant(
                     f"{_cu_majuscula(_nume_configuratie(numar, configuratie))} cere cam {format_octeti(necesar)} de "
