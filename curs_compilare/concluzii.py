@@ -92,6 +92,11 @@ def cauza_lentorii(
             "și împărțite pe nuclee; la dimensiuni mici, costul fix al apelului compilat (gărzile, "
             "învelișul codului generat) cântărește mai mult decât câștigul"
         )
+    if raport is not None and getattr(raport, "limitare", "") == "echilibrat":
+        return (
+            "apelul e echilibrat: procesorul abia ține pasul cu GPU-ul, iar gărzile și învelișul codului "
+            "compilat adaugă timp de procesor pe care GPU-ul îl așteaptă"
+        )
     if raport is not None and raport.depinde_de_procesor:
         return (
             "apelul e limitat de procesor: gărzile și învelișul codului compilat costă mai mult decât "

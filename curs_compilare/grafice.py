@@ -311,3 +311,20 @@ def grafic_latime_banda(
     formateaza_axe(ax.figure)
     ax.figure.tight_layout()
     return ax
+
+
+def grafic_kerneluri_grele(timpi: Mapping[str, Mapping[str, float]], titlu: str = "cele mai grele kernel-uri"):
+    """Câte un grafic de bare pentru fiecare variantă („eager”, „compilat”): timpul GPU pe pas
+    al fiecărui kernel, adunat după nume (de exemplu `OcupareGPU.timp_pe_nume()`), cele mai
+    grele sus. Întoarce figura."""
+    fig, axe = plt.subplots(1, len(timpi), figsize=(6.5 * len(timpi), 4), squeeze=False)
+    culori = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (ax, (nume, kerneluri)) in enumerate(zip(axe[0], timpi.items())):
+        ax.barh(list(kerneluri), list(kerneluri.values()), color=culori[i % len(culori)])
+        ax.invert_yaxis()
+        ax.tick_params(axis="y", labelsize=7)
+        ax.set_xlabel("timp pe pas (ms)")
+        ax.set_title(f"{nume}: {titlu}")
+    formateaza_axe(fig)
+    fig.tight_layout()
+    return fig

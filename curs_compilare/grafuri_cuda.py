@@ -23,7 +23,7 @@ from torch import nn
 
 from .inspectie import limita_recompilari
 from .masurare_compilare import Compilari, compara_compilari
-from .masurare import EvenimentKernel, Masuratoare, compara, cronologie_kerneluri, masoara, timp_prima_apelare
+from .masurare import EvenimentKernel, Masuratoare, compara, cronologie_kerneluri, masoara, ocupare_gpu, timp_prima_apelare
 
 __all__ = [
     "stiva_mica",
@@ -71,6 +71,9 @@ class CostLansari:
     timp_kerneluri_s: float
     numar_kerneluri: int
     kerneluri: tuple[EvenimentKernel, ...] = field(default=(), repr=False)
+    #: Pe GPU: partea din timpul unei bucle de apeluri în care GPU-ul a lucrat, din aceeași urmă
+    #: a profilerului (`masurare.ocupare_gpu`); None pe procesor.
+    ocupare_gpu: float | None = None
 
     @property
     def perete_us(self) -> float:
@@ -92,21 +95,29 @@ class CostLansari:
 
     @property
     def ocupare(self) -> float:
-        """Ce parte din timpul apelului a lucrat unitatea de calcul (0,1 = 10%)."""
-        return self.timp_kerneluri_s / self.perete_s if self.perete_s else 0.0
+        """Ce parte din timpul apelului a lucrat unitatea de calcul (0,1 = 10%). Pe GPU, din urma
+        unei bucle de apeluri (`ocupare_gpu`: lucrul și fereastra măsurate împreună, kernel-urile
+        suprapuse numărate o dată); pe procesor, timpul operațiilor față de timpul de perete."""
+        if self.ocupare_gpu is not None:
+            return self.ocupare_gpu
+        return min(1.0, self.timp_kerneluri_s / self.perete_s) if self.perete_s else 0.0
 
 
 def cost_lansari(functie, *argumente, timp_minim_s: float = 0.2) -> CostLansari:
     """Măsoară timpul de perete pe apel (cu `masoara(..., ceas="perete")`: aici contează
     tocmai timpul procesorului) și, dintr-o rulare sub `torch.profiler`, kernel-urile
-    (cronologia lor), numărul lor și suma duratelor."""
+    (cronologia lor), numărul lor și suma duratelor. Pe GPU, ocuparea vine dintr-o buclă de
+    apeluri profilată (`ocupare_gpu`), nu din suma kernel-urilor unui apel împărțită la
+    mediana altei măsurători."""
     perete = masoara(functie, *argumente, timp_minim_s=timp_minim_s, ceas="perete")
     kerneluri = cronologie_kerneluri(functie, *argumente)
+    ocupare = ocupare_gpu(functie, *argumente, estimare_s=perete.mediana_s) if perete.pe_gpu else None
     return CostLansari(
         perete_s=perete.mediana_s,
         timp_kerneluri_s=sum(k.durata_us for k in kerneluri) / 1e6,
         numar_kerneluri=len(kerneluri),
         kerneluri=tuple(kerneluri),
+        ocupare_gpu=None if ocupare is None else ocupare.parte,
     )
 
 

@@ -1,8 +1,9 @@
 """Măsurători corecte: încălzire, sincronizare, variante măsurate intercalat, în runde, mediană și împrăștiere.
 
 Disciplina de măsurare a cursului stă într-un singur loc, `compara` (și `masoara`, pentru o
-singură funcție): încălzire, ceasul potrivit (ceasul de perete pentru un apel limitat de
-procesor, evenimentele CUDA ale lui `triton.testing.do_bench` pentru unul limitat de GPU),
+singură funcție): încălzire, ceasul potrivit (evenimentele CUDA ale lui `triton.testing.do_bench`
+pentru un apel limitat de GPU, ceasul de perete pentru unul limitat de procesor sau echilibrat,
+după cât așteaptă GPU-ul într-o buclă, `ocupare_gpu`),
 variantele măsurate pe rând în mai multe runde, mediana și împrăștierea, nicio recompilare în
 timpul cronometrării. `Raport` e raportul a doi timpi, rundă cu rundă. Timpul compilării se
 măsoară separat, în `masurare_compilare`.
@@ -47,6 +48,13 @@ __all__ = [
     "nume_scurt_kernel",
     "EvenimentKernel",
     "cronologie_kerneluri",
+    "lungime_reuniune",
+    "clasifica_limitarea",
+    "OcupareGPU",
+    "ocupare_din_ferestre",
+    "ocupare_din_evenimente",
+    "ocupare_gpu",
+    "ocupare_gpu_simulat",
     "gbps",
     "tflops",
     "debit",
@@ -65,9 +73,16 @@ __all__ = [
 #: timpul GPU-ului, cu evenimente CUDA („gpu”, prin `triton.testing.do_bench`).
 CEASURI = ("perete", "gpu")
 
-#: Peste ce parte din timpul unui apel (într-o buclă) trebuie să lucreze procesorul ca apelul
-#: să fie socotit limitat de procesor (*host-bound*) și măsurat cu ceasul de perete.
-PRAG_LIMITAT_DE_PROCESOR = 0.7
+#: Un apel e **limitat de GPU** când, într-o buclă de apeluri, GPU-ul lucrează cel puțin 90% din
+#: timp (așteaptă sub 10%): procesorul lansează mai repede decât execută GPU-ul.
+PRAG_LIMITAT_DE_GPU = 0.9
+#: Un apel e **limitat de procesor** (*host-bound*) când GPU-ul lucrează sub 60% din timp: stă mai
+#: mult de 40% așteptând lansările. Între cele două praguri, apelul e **echilibrat**: procesorul și
+#: GPU-ul au nevoie de timpi apropiați, iar un procesor mai lent l-ar face limitat de procesor.
+PRAG_LIMITAT_DE_PROCESOR = 0.6
+
+#: Felurile în care poate fi limitat un apel pe GPU, spuse în cuvintele cursului.
+LIMITARI = {"gpu": "limitat de GPU", "procesor": "limitat de procesor", "echilibrat": "echilibrat"}
 
 #: Sub ce abatere față de 1 un raport de timpi e socotit „la fel”, chiar dacă rundele nu-l
 #: încadrează pe 1 (3%).
@@ -89,6 +104,10 @@ class Masuratoare:
     mediane_runde: tuple[float, ...] = ()
     ceas: str = "perete"
     pe_gpu: bool = False
+    #: Pe GPU: ce parte din timpul unei bucle de apeluri a lucrat GPU-ul (`ocupare_gpu`), și
+    #: ce spune ea despre apel (o cheie din `LIMITARI`); None și "" pe procesor.
+    ocupare_gpu: float | None = None
+    limitare: str = ""
 
     @property
     def mediana_ms(self) -> float:
@@ -116,8 +135,8 @@ class Masuratoare:
     @property
     def depinde_de_procesor(self) -> bool:
         """Adevărat când cifra depinde și de procesorul mașinii, nu doar de GPU: pe un GPU,
-        măsurată cu ceasul de perete (un apel limitat de procesor); pe o mașină fără GPU,
-        întotdeauna."""
+        măsurată cu ceasul de perete (un apel limitat de procesor sau echilibrat); pe o mașină
+        fără GPU, întotdeauna."""
         return self.ceas == "perete"
 
     def __str__(self) -> str:
@@ -150,6 +169,9 @@ class Raport:
     jos: float | None = None
     sus: float | None = None
     toleranta: float = TOLERANTA_LA_FEL
+    #: Pe GPU: cea mai „de procesor” dintre limitările celor două măsurători ("procesor",
+    #: "echilibrat", "gpu"); "" când nu se știe (pe procesor, sau un raport construit de mână).
+    limitare: str = ""
 
     @property
     def capete_verdict(self) -> tuple[float, float]:
@@ -195,10 +217,18 @@ class Raport:
         return f"{cu_unitate(self.mediana, '×')} ({self.interval()})"
 
 
+def _limitarea_comuna(*masuratori: Masuratoare) -> str:
+    """Limitarea cea mai apropiată de procesor dintre cele ale măsurătorilor ("" dacă niciuna nu
+    are una): „procesor”, apoi „echilibrat”, apoi „gpu”."""
+    limitari = {m.limitare for m in masuratori}
+    return next((l for l in ("procesor", "echilibrat", "gpu") if l in limitari), "")
+
+
 def raport_din(numarator: Masuratoare, numitor: Masuratoare) -> Raport:
     """`numarator / numitor`, rundă cu rundă, când cele două au fost măsurate în aceleași runde
     (de `compara`); altfel, raportul medianelor, fără interval."""
     depinde = numarator.depinde_de_procesor or numitor.depinde_de_procesor
+    limitare = _limitarea_comuna(numarator, numitor)
     if numarator.mediane_runde and len(numarator.mediane_runde) == len(numitor.mediane_runde):
         rapoarte = [a / b for a, b in zip(numarator.mediane_runde, numitor.mediane_runde) if b > 0]
         if rapoarte:
@@ -210,9 +240,10 @@ def raport_din(numarator: Masuratoare, numitor: Masuratoare) -> Raport:
                 depinde_de_procesor=depinde,
                 jos=_cuantila(rapoarte, 0.2),
                 sus=_cuantila(rapoarte, 0.8),
+                limitare=limitare,
             )
     valoare = numarator.mediana_s / numitor.mediana_s
-    return Raport(valoare, valoare, valoare, 1, depinde)
+    return Raport(valoare, valoare, valoare, 1, depinde, limitare=limitare)
 
 
 @dataclass(frozen=True)
@@ -265,33 +296,6 @@ def _cuantila(valori: Sequence[float], q: float) -> float:
     return ordonate[jos] + (ordonate[sus] - ordonate[jos]) * (pozitie - jos)
 
 
-def _fractie_procesor(apel: Callable, estimare_s: float) -> float:
-    """Ce parte din timpul unui apel, într-o buclă, îl ocupă procesorul.
-
-    - timpul procesorului: cât durează până când apelul se întoarce în Python, pornit cu
-      GPU-ul liber (procesorul a lansat tot, GPU-ul poate lucra încă);
-    - timpul în buclă: apeluri consecutive, cu sincronizare doar la capete, ca într-un program
-      obișnuit (procesorul lansează apelul următor cât GPU-ul lucrează la cel curent).
-
-    Aproape 1: GPU-ul termină fiecare lansare mai repede decât vine următoarea, deci apelul e
-    limitat de procesor. Mult sub 1: procesorul pune totul în coadă și GPU-ul e cel care dictează
-    ritmul."""
-    in_bucla = max(3, min(20, int(0.01 / estimare_s)))
-    bucle, procesor = [], []
-    for _ in range(3):
-        sincronizeaza()
-        start = time.perf_counter()
-        for _ in range(in_bucla):
-            apel()
-        sincronizeaza()
-        bucle.append((time.perf_counter() - start) / in_bucla)
-        start = time.perf_counter()
-        apel()
-        procesor.append(time.perf_counter() - start)
-        sincronizeaza()
-    return statistics.median(procesor) / max(statistics.median(bucle), 1e-9)
-
-
 @contextlib.contextmanager
 def _fara_recompilari(activ: bool, nume: str = ""):
     """Cât ține blocul, o recompilare e o eroare (`set_stance("fail_on_recompile")`), tradusă
@@ -316,6 +320,44 @@ def _fara_recompilari(activ: bool, nume: str = ""):
         ) from eroare
 
 
+def _enumera(nume: Sequence[str]) -> str:
+    """„a”, „a” și „b”, „a”, „b” și „c”."""
+    ghilimele = [f"„{n}”" for n in nume]
+    return ghilimele[0] if len(ghilimele) == 1 else ", ".join(ghilimele[:-1]) + " și " + ghilimele[-1]
+
+
+def _ceas_dupa_ocupare(ocupari: Mapping[str, "OcupareGPU | None"], variante: int) -> tuple[str, str]:
+    """Ceasul ales după ocuparea GPU-ului fiecărei variante și propoziția care spune de ce: ceasul
+    GPU-ului doar dacă toate variantele sunt limitate de GPU; altfel, ceasul de perete."""
+    if any(o is None for o in ocupari.values()):
+        return "perete", "Ceasul de perete: profilerul n-a putut urmări GPU-ul, deci nu știu cât așteaptă."
+    procente = {nume: o.text_scurt() for nume, o in ocupari.items()}
+    if all(o.limitare == "gpu" for o in ocupari.values()):
+        detalii = "; ".join(f"„{n}”: {t}" for n, t in procente.items()) if variante > 1 else next(iter(procente.values()))
+        return "gpu", (
+            "Ceasul GPU-ului (evenimente CUDA, do_bench): "
+            + ("apelurile sunt limitate" if variante > 1 else "apelul e limitat")
+            + f" de GPU, într-o buclă GPU-ul aproape nu așteaptă ({detalii})."
+        )
+    parti = []
+    for limitare in ("procesor", "echilibrat"):
+        nume = [n for n, o in ocupari.items() if o.limitare == limitare]
+        if not nume:
+            continue
+        e = "e" if len(nume) == 1 else "sunt"
+        if limitare == "procesor":
+            adjectiv = "limitat de procesor" if len(nume) == 1 else "limitate de procesor"
+        else:
+            adjectiv = "echilibrat" if len(nume) == 1 else "echilibrate"
+        parti.append(f"{_enumera(nume) if variante > 1 else 'apelul'} {e} {adjectiv} ("
+                     + "; ".join(procente[n] for n in nume) + ")")
+    depind = "cifra depinde" if variante == 1 else "cifrele depind"
+    return "perete", (
+        "Ceasul de perete: " + "; ".join(parti) + f": GPU-ul așteaptă procesorul o parte din timp, deci {depind} "
+        "și de procesorul mașinii."
+    )
+
+
 def compara(
     variante: Mapping[str, Callable],
     *argumente,
@@ -331,16 +373,18 @@ def compara(
 
     1. **încălzirea**: câteva apelări necronometrate ale fiecărei variante (prima apelare a
        unei funcții compilate o compilează; pe aceea o măsori separat, cu `timp_compilare`);
-    2. **ceasul**, același pentru toate variantele (`ceas="auto"` îl alege):
-       - pe procesor, și pe GPU pentru un apel **limitat de procesor** (procesorul e ocupat
-         cel puțin 70% din timpul unui apel într-o buclă: lansări, gărzi, Python), ceasul de
-         perete: `timeit`, cu ceasul lui `torch.utils.benchmark`, care sincronizează GPU-ul —
-         timpul pe care îl simte programul într-o buclă;
-       - pe GPU, pentru un apel **limitat de GPU**, evenimente CUDA prin
-         `triton.testing.do_bench`, care golește și cache-ul L2 înaintea fiecărei rulări.
+    2. **ceasul**, același pentru toate variantele (`ceas="auto"` îl alege). Pe GPU, alegerea
+       vine din cât **așteaptă GPU-ul** într-o buclă de apeluri (`ocupare_gpu`: câteva apeluri
+       consecutive sub `torch.profiler`, timpul în care a lucrat GPU-ul față de timpul buclei):
+       - **limitat de GPU** (GPU-ul lucrează cel puțin 90% din timp): evenimente CUDA prin
+         `triton.testing.do_bench`, care golește și cache-ul L2 înaintea fiecărei rulări;
+       - **limitat de procesor** (GPU-ul lucrează sub 60%: așteaptă lansări, gărzi, Python) sau
+         **echilibrat** (între cele două): ceasul de perete, `timeit`, cu ceasul lui
+         `torch.utils.benchmark`, care sincronizează GPU-ul — timpul pe care îl simte programul
+         într-o buclă. Cifra depinde atunci și de procesorul mașinii.
        (`do_bench` ar ascunde costul procesorului: cât timp GPU-ul golește cache-ul,
-       procesorul apucă să lanseze o parte din apel „pe gratis”.) Cu `ceas="perete"` sau
-       `ceas="gpu"` alegi tu, și spui în text de ce;
+       procesorul apucă să lanseze o parte din apel „pe gratis”.) Pe procesor există doar ceasul
+       de perete. Cu `ceas="perete"` sau `ceas="gpu"` alegi tu, și spui în text de ce;
     3. **variante intercalate, în runde**: `runde` runde (cel puțin 5 pentru o comparație),
        în fiecare câte un bloc de rulări din fiecare variantă, în altă ordine de la o rundă la
        alta, ca o schimbare lentă a mașinii (frecvența, alte programe) să le atingă pe toate
@@ -379,6 +423,8 @@ def compara(
         estimari[nume] = max((time.perf_counter() - start) / max(1, incalziri - 1), 1e-7)
 
     # 2. ceasul
+    ocupari: dict[str, "OcupareGPU | None"] = {}
+    limitari = {nume: "" for nume in apeluri}
     do_bench = None
     if pe_gpu and ceas != "perete":
         try:
@@ -394,24 +440,10 @@ def compara(
         ceas_ales, motiv = "gpu", "Ceasul GPU-ului (evenimente CUDA, do_bench), ales explicit."
     else:
         with _fara_recompilari(pazeste_recompilari):
-            fractii = {
-                nume: _fractie_procesor(apel, estimari[nume])
-                for nume, apel in apeluri.items()
-            }
-        limitate = [n for n, f in fractii.items() if f >= PRAG_LIMITAT_DE_PROCESOR]
-        if limitate:
-            ceas_ales = "perete"
-            nume = [f"„{n}”" for n in limitate]
-            enumerare = nume[0] if len(nume) == 1 else ", ".join(nume[:-1]) + " și " + nume[-1]
-            motiv = (
-                f"Ceasul de perete: {enumerare} "
-                + ("e limitat" if len(limitate) == 1 else "sunt limitate")
-                + " de procesor (procesorul e ocupat cel puțin 70% din timpul unui apel); "
-                + ("cifra depinde" if len(apeluri) == 1 else "cifrele depind")
-                + " și de procesorul mașinii."
-            )
-        else:
-            ceas_ales, motiv = "gpu", "Ceasul GPU-ului (evenimente CUDA, do_bench): apelurile sunt limitate de GPU."
+            ocupari = {nume: ocupare_gpu(apel, estimare_s=estimari[nume]) for nume, apel in apeluri.items()}
+        ceas_ales, motiv = _ceas_dupa_ocupare(ocupari, len(apeluri))
+    if ocupari:
+        limitari = {nume: (o.limitare if o is not None else "") for nume, o in ocupari.items()}
 
     # 3. rundele: variantele intercalate
     buget_runda_s = timp_minim_s / runde
@@ -458,6 +490,8 @@ def compara(
             mediane_runde=tuple(mediane[nume]),
             ceas=ceas_ales,
             pe_gpu=pe_gpu,
+            ocupare_gpu=ocupari[nume].parte if ocupari.get(nume) is not None else None,
+            limitare=limitari[nume],
         )
         for nume in apeluri
     }
@@ -527,7 +561,7 @@ class NumarKerneluri:
 
 
 def are_stramos_aten(eveniment) -> bool:
-    """Adevărat când un eveniment al profiler-ului e chemat (direct sau nu) de o operație aten,
+    """Adevărat când un eveniment al profilerului e chemat (direct sau nu) de o operație aten,
     adică nu e o operație „de nivel înalt”, pornită de codul Python."""
     parinte = eveniment.cpu_parent
     while parinte is not None:
@@ -535,6 +569,26 @@ def are_stramos_aten(eveniment) -> bool:
             return True
         parinte = parinte.cpu_parent
     return False
+
+
+def _nume_adnotari(evenimente) -> set[str]:
+    """Numele marcajelor `record_function` de pe procesor (de exemplu „Optimizer.step#AdamW.step”).
+    Profilerul le copiază și pe axa GPU-ului (*gpu_user_annotation*), ca intervale care cuprind
+    kernel-urile lansate în ele: nu sunt lucru al GPU-ului și nu trebuie numărate a doua oară."""
+    return {
+        e.name for e in evenimente
+        if e.device_type == torch.autograd.DeviceType.CPU and getattr(e, "is_user_annotation", False)
+    }
+
+
+def _e_lucru_gpu(eveniment, adnotari: set[str]) -> bool:
+    """Adevărat pentru un eveniment pe care GPU-ul chiar l-a executat: un kernel, o copiere, o
+    umplere de memorie. Marcajele copiate pe axa GPU-ului nu sunt lucru."""
+    if eveniment.device_type != torch.autograd.DeviceType.CUDA:
+        return False
+    if getattr(eveniment, "is_user_annotation", False) or eveniment.name in adnotari:
+        return False
+    return "annotation" not in str(getattr(eveniment, "activity_type", "") or "")
 
 
 def _evenimente_kernel(functie: Callable, argumente, pe_gpu: bool) -> list:
@@ -554,9 +608,11 @@ def _evenimente_kernel(functie: Callable, argumente, pe_gpu: bool) -> list:
         if pe_gpu:
             sincronizeaza()
     alese = []
-    for eveniment in profil.events():
+    evenimente = profil.events()
+    adnotari = _nume_adnotari(evenimente) if pe_gpu else set()
+    for eveniment in evenimente:
         if pe_gpu:
-            if eveniment.device_type == torch.autograd.DeviceType.CUDA:
+            if _e_lucru_gpu(eveniment, adnotari):
                 alese.append(eveniment)
         elif "cpp_fused" in eveniment.name or (
             eveniment.name.startswith("aten::") and not are_stramos_aten(eveniment)
@@ -640,6 +696,289 @@ def cronologie_kerneluri(functie: Callable, *argumente, pe_gpu: bool | None = No
         for e in evenimente
     ]
 
+
+# ---------------------------------------------------------------------------------------------
+# Cât lucrează GPU-ul într-o buclă: ocuparea și limitarea unui apel
+# ---------------------------------------------------------------------------------------------
+
+
+def lungime_reuniune(intervale: Iterable[tuple[float, float]]) -> float:
+    """Lungimea reuniunii unor intervale (început, sfârșit): timpul acoperit de cel puțin unul.
+    Două kernel-uri care rulează în același timp (pe fluxuri diferite) se numără o singură dată,
+    iar golurile dintre intervale nu se numără deloc."""
+    total, capat = 0.0, -math.inf
+    for inceput, sfarsit in sorted((float(a), float(b)) for a, b in intervale if b > a):
+        if sfarsit <= capat:
+            continue
+        total += sfarsit - max(inceput, capat)
+        capat = sfarsit
+    return total
+
+
+def clasifica_limitarea(parte_ocupata: float) -> str:
+    """Ce limitează un apel, după partea din timpul unei bucle în care lucrează GPU-ul: „gpu”
+    (cel puțin `PRAG_LIMITAT_DE_GPU`), „procesor” (sub `PRAG_LIMITAT_DE_PROCESOR`: GPU-ul
+    așteaptă mult) sau „echilibrat” (între ele). Cuvintele, în `LIMITARI`."""
+    if parte_ocupata >= PRAG_LIMITAT_DE_GPU:
+        return "gpu"
+    if parte_ocupata < PRAG_LIMITAT_DE_PROCESOR:
+        return "procesor"
+    return "echilibrat"
+
+
+@dataclass(frozen=True)
+class OcupareGPU:
+    """Cât a lucrat GPU-ul într-o buclă de apeluri consecutive, măsurat în aceleași ferestre:
+    `lucru_s`, timpul în care cel puțin un kernel (sau o copiere) rula pe GPU, și `fereastra_s`,
+    timpul buclei, de la începutul primului apel până la sfârșitul ultimului lucru. Ambele sunt
+    sume peste ferestre; `parti` e partea ocupată în fiecare fereastră. Kernel-urile care se
+    suprapun se numără o dată, deci partea nu poate trece de 100%."""
+
+    lucru_s: float
+    fereastra_s: float
+    pasi: int
+    parti: tuple[float, ...]
+    suma_kerneluri_s: float = 0.0
+    #: Timpul de lucru al GPU-ului pentru ce au lansat apelurile numărate (fără umplere), adunat
+    #: peste ferestre; None dacă urma nu spune cine ce a lansat.
+    lucru_lansat_s: float | None = None
+    kerneluri: tuple[EvenimentKernel, ...] = field(default=(), repr=False)
+
+    @property
+    def ferestre(self) -> int:
+        return len(self.parti)
+
+    @property
+    def parte(self) -> float:
+        """Partea din timpul buclei în care GPU-ul a lucrat (0,95 = 95%)."""
+        return self.lucru_s / self.fereastra_s if self.fereastra_s > 0 else 0.0
+
+    @property
+    def asteptare(self) -> float:
+        """Partea din timpul buclei în care GPU-ul a așteptat."""
+        return 1.0 - self.parte
+
+    @property
+    def limitare(self) -> str:
+        """„gpu”, „procesor” sau „echilibrat” (`clasifica_limitarea`)."""
+        return clasifica_limitarea(self.parte)
+
+    @property
+    def la_limita(self) -> bool:
+        """Adevărat când ferestrele nu cad toate de aceeași parte a unui prag: zgomotul ar putea
+        schimba cuvântul la o altă rulare."""
+        return len({clasifica_limitarea(p) for p in self.parti}) > 1
+
+    @property
+    def lucru_pe_pas_s(self) -> float:
+        """Cât lucrează GPU-ul pentru un apel: lucrul lansat de apelurile numărate, împărțit la
+        numărul lor (sau, fără lansări cunoscute, tot lucrul din ferestre)."""
+        lucru = self.lucru_s if self.lucru_lansat_s is None else self.lucru_lansat_s
+        return lucru / max(1, self.pasi * self.ferestre)
+
+    @property
+    def pe_pas_s(self) -> float:
+        """Cât durează un apel într-o buclă: lucrul unui apel împărțit la partea ocupată (în
+        regim, perioada buclei)."""
+        if self.parte <= 0:
+            return self.fereastra_s / max(1, self.pasi * self.ferestre)
+        return self.lucru_pe_pas_s / self.parte
+
+    @property
+    def kerneluri_pe_pas(self) -> float:
+        """Câte kernel-uri (și copieri) lansează un apel, în medie."""
+        return len(self.kerneluri) / max(1, self.pasi * self.ferestre)
+
+    def timp_pe_nume(self, cate: int = 8, lungime: int = 48) -> dict[str, float]:
+        """Timpul GPU al fiecărui kernel, adunat după nume, în milisecunde pe apel, pentru cele
+        mai grele `cate` (numele lungi, scurtate la `lungime` caractere)."""
+        total: Counter = Counter()
+        for k in self.kerneluri:
+            nume = k.nume if len(k.nume) <= lungime else k.nume[: lungime - 1] + "…"
+            total[nume] += k.durata_us / 1e3
+        apeluri = max(1, self.pasi * self.ferestre)
+        return {nume: ms / apeluri for nume, ms in total.most_common(cate)}
+
+    def text_scurt(self) -> str:
+        """„GPU-ul lucrează 96% din timp” (cu intervalul ferestrelor când cuvântul e la limită)."""
+        from .cifre import format_procent
+
+        text = f"GPU-ul lucrează {format_procent(self.parte)} din timp"
+        if self.la_limita:
+            text += (f", între {format_procent(min(self.parti))} și {format_procent(max(self.parti))} "
+                     "de la o fereastră la alta: la limita dintre două cuvinte")
+        return text
+
+    def __str__(self) -> str:
+        from .cifre import cu_substantiv
+
+        return (
+            f"{self.text_scurt()}: {format_timp(self.lucru_pe_pas_s)} de lucru pe GPU într-un apel de "
+            f"{format_timp(self.pe_pas_s)} ({cu_substantiv(self.pasi, 'apel', 'apeluri')} consecutive, "
+            f"{cu_substantiv(self.ferestre, 'fereastră', 'ferestre')}) → {LIMITARI[self.limitare]}"
+        )
+
+
+def ocupare_din_ferestre(
+    ferestre: Sequence[tuple[float, float, Sequence[tuple[float, float]]]],
+    pasi: int,
+    kerneluri: Sequence[EvenimentKernel] = (),
+    lansate: Sequence[Sequence[tuple[float, float]]] | None = None,
+) -> OcupareGPU:
+    """Ocuparea din urma unor ferestre de măsurare. Fiecare fereastră e (început, sfârșit,
+    intervale): începutul primului apel și sfârșitul ultimului, pe procesor (înainte de
+    sincronizare), și intervalele (început, sfârșit) în care a lucrat GPU-ul, toate pe același
+    ceas. Fereastra ține până la sfârșitul ultimului lucru al GPU-ului, dacă acesta vine după
+    procesor; ce a lucrat GPU-ul înainte de începutul ferestrei se taie. `lansate` (câte o listă
+    pe fereastră, opțional): intervalele lucrului lansat chiar de apelurile numărate."""
+    lucru, durata, parti, suma = 0.0, 0.0, [], 0.0
+    for inceput, sfarsit, intervale in ferestre:
+        taiate = [(max(a, inceput), b) for a, b in intervale if b > inceput]
+        capat = max([sfarsit] + [b for _, b in taiate])
+        ocupat = lungime_reuniune(taiate)
+        lucru += ocupat
+        durata += capat - inceput
+        suma += sum(b - a for a, b in taiate)
+        parti.append(ocupat / (capat - inceput) if capat > inceput else 0.0)
+    lucru_lansat = None if lansate is None else sum(lungime_reuniune(l) for l in lansate)
+    return OcupareGPU(lucru, durata, pasi, tuple(parti), suma, lucru_lansat, tuple(kerneluri))
+
+
+#: Câte ferestre de măsurare folosește `ocupare_gpu` și cât durează, cel puțin, fiecare.
+FERESTRE_OCUPARE = 3
+DURATA_FEREASTRA_S = 0.05
+
+
+def _pasi_pe_fereastra(estimare_s: float | None) -> int:
+    if not estimare_s or estimare_s <= 0:
+        return 5
+    return max(3, min(20, round(DURATA_FEREASTRA_S / estimare_s)))
+
+
+def _lansari_pe_corelare(evenimente, lucru_gpu) -> dict[int, float]:
+    """Pentru fiecare lucru al GPU-ului, momentul (pe procesor) în care a fost lansat: apelul
+    runtime-ului CUDA (`cudaLaunchKernel`, `cudaMemcpyAsync`, `cudaGraphLaunch`…) are același
+    număr de corelare ca lucrul pe care l-a pornit. Gol, dacă profilerul nu dă corelările."""
+    ale_gpu = {e.id for e in lucru_gpu if getattr(e, "id", 0)}
+    return {
+        e.id: e.time_range.start for e in evenimente
+        if e.device_type == torch.autograd.DeviceType.CPU and getattr(e, "id", 0) in ale_gpu
+        and e.name.startswith(("cuda", "cu"))
+    }
+
+
+def ocupare_din_evenimente(evenimente, marcaje: Sequence[tuple[str, str]], pasi: int) -> OcupareGPU | None:
+    """Ocuparea din evenimentele unei rulări sub `torch.profiler` (`profil.events()`), cu
+    ferestrele marcate de `ocupare_gpu`: pentru fiecare fereastră, perechea de nume (umplerea,
+    fereastra) a marcajelor `record_function` de pe procesor. Lucrul GPU-ului dintr-o fereastră e
+    tot ce a rulat pe GPU după începutul ei și înainte de umplerea ferestrei următoare (între ele,
+    o sincronizare); kernel-urile ferestrei sunt cele lansate (după corelarea cu apelul
+    runtime-ului CUDA) de apelurile numărate. None, dacă lipsește vreun marcaj."""
+    nume_marcaje = {m for pereche in marcaje for m in pereche}
+    margini = {e.name: (e.time_range.start, e.time_range.end) for e in evenimente
+               if e.name in nume_marcaje and e.device_type == torch.autograd.DeviceType.CPU}
+    if len(margini) != len(nume_marcaje):
+        return None
+    adnotari = _nume_adnotari(evenimente)
+    lucru_gpu = sorted((e for e in evenimente if _e_lucru_gpu(e, adnotari)), key=lambda e: e.time_range.start)
+    lansari = _lansari_pe_corelare(evenimente, lucru_gpu)
+    # fereastra i se termină, pe GPU, înainte de umplerea ferestrei următoare (între ele, o sincronizare)
+    limite = [margini[u][0] for u, _ in marcaje[1:]] + [math.inf]
+    urma, lansate, kerneluri = [], [], []
+    for (_, fereastra), limita in zip(marcaje, limite):
+        inceput, sfarsit = margini[fereastra]
+        ale_ferestrei = [e for e in lucru_gpu if e.time_range.end > inceput and e.time_range.start < limita]
+        urma.append((inceput / 1e6, sfarsit / 1e6,
+                     [(e.time_range.start / 1e6, e.time_range.end / 1e6) for e in ale_ferestrei]))
+        if lansari:
+            numarate = [e for e in ale_ferestrei if inceput <= lansari.get(e.id, -math.inf) <= sfarsit]
+        else:
+            numarate = [e for e in ale_ferestrei if e.time_range.start >= inceput]
+        lansate.append([(e.time_range.start / 1e6, e.time_range.end / 1e6) for e in numarate])
+        kerneluri += [
+            EvenimentKernel(
+                nume=nume_scurt_kernel(e.name),
+                inceput_us=float(e.time_range.start - inceput),
+                durata_us=float(e.time_range.end - e.time_range.start),
+                nume_complet=e.name,
+            )
+            for e in numarate
+        ]
+    return ocupare_din_ferestre(urma, pasi, kerneluri, lansate)
+
+
+def ocupare_gpu(
+    functie: Callable,
+    *argumente,
+    pasi: int | None = None,
+    ferestre: int = FERESTRE_OCUPARE,
+    estimare_s: float | None = None,
+) -> OcupareGPU | None:
+    """Cât lucrează GPU-ul când `functie(*argumente)` e chemată în buclă, ca într-un program.
+
+    Sub `torch.profiler`, `ferestre` ferestre, fiecare cu un apel de umplere (ca bucla să fie
+    deja în regim, cu GPU-ul ocupat, dacă e limitat de GPU) și apoi `pasi` apeluri consecutive,
+    sincronizate doar la capăt. Timpul în care a lucrat GPU-ul (reuniunea intervalelor
+    kernel-urilor și copierilor, fără marcajele `record_function`) și durata ferestrei (de la
+    începutul primului apel numărat până la sfârșitul ultimului lucru) vin din aceeași urmă,
+    deci partea ocupată nu poate trece de 100%. `pasi` implicit: cât să țină o fereastră vreo
+    50 ms (între 3 și 20 de apeluri), după `estimare_s`, durata unui apel. `kerneluri` sunt
+    cele lansate de apelurile numărate.
+
+    Întoarce None pe o mașină fără GPU sau dacă profilerul nu poate rula (de exemplu, e deja
+    pornit în jurul apelului)."""
+    if not torch.cuda.is_available():
+        return None
+    from torch.profiler import ProfilerActivity, profile, record_function
+
+    if estimare_s is None:
+        sincronizeaza()
+        start = time.perf_counter()
+        functie(*argumente)
+        sincronizeaza()
+        estimare_s = time.perf_counter() - start
+    pasi = pasi or _pasi_pe_fereastra(estimare_s)
+    marcaje = [(f"curs_compilare::umplere_{i}", f"curs_compilare::fereastra_{i}") for i in range(ferestre)]
+    optiuni = {"acc_events": True} if "acc_events" in inspect.signature(profile.__init__).parameters else {}
+    profil = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], **optiuni)
+    try:
+        profil.start()
+    except RuntimeError:  # de exemplu, un alt profiler e deja pornit
+        return None
+    try:  # o eroare a funcției (o recompilare, de pildă) ajunge la cel care măsoară
+        functie(*argumente)  # încălzirea profilerului: în afara ferestrelor
+        sincronizeaza()
+        for umplere, fereastra in marcaje:
+            with record_function(umplere):
+                functie(*argumente)
+            with record_function(fereastra):
+                for _ in range(pasi):
+                    functie(*argumente)
+            sincronizeaza()
+    finally:
+        profil.stop()
+    return ocupare_din_evenimente(profil.events(), marcaje, pasi)
+
+
+def ocupare_gpu_simulat(gpu: "GPUSimulat", pasi: int = 10, ferestre: int = FERESTRE_OCUPARE) -> OcupareGPU:
+    """Aceeași măsurare ca `ocupare_gpu`, pe GPU-ul de jucărie (`GPUSimulat`): în fiecare
+    fereastră, o lansare de umplere, apoi `pasi` lansări numărate, cu sincronizare între
+    ferestre; urma e cea pe care o ține `gpu.urma`. Arată, pe orice mașină, cum depinde cuvântul
+    (limitat de GPU, de procesor, echilibrat) de raportul dintre lansare și lucru."""
+    gpu.lanseaza()  # prima lansare „compilează”: în afara ferestrelor
+    gpu.sincronizeaza()
+    urma, lansate = [], []
+    for _ in range(ferestre):
+        gpu.urma.clear()
+        gpu.lanseaza()  # umplerea
+        inceput = time.perf_counter()
+        for _ in range(pasi):
+            gpu.lanseaza()
+        sfarsit = time.perf_counter()
+        gpu.sincronizeaza()
+        urma.append((inceput, sfarsit, list(gpu.urma)))
+        lansate.append(list(gpu.urma[1:]))  # fără lucrarea umplerii
+    return ocupare_din_ferestre(urma, pasi, lansate=lansate)
 
 # ---------------------------------------------------------------------------------------------
 # Debit: GB/s și TFLOP/s
@@ -739,7 +1078,9 @@ class GPUSimulat:
     - `lanseaza()` pune o lucrare în coada „GPU-ului” și se întoarce aproape imediat (cât
       costă lansarea), ca un kernel CUDA: lucrarea „rulează” în fundal;
     - `sincronizeaza()` așteaptă până când coada se golește, ca `torch.cuda.synchronize()`;
-    - prima apelare a lui `lanseaza()` „compilează” mai întâi, ca un `torch.compile`.
+    - prima apelare a lui `lanseaza()` „compilează” mai întâi, ca un `torch.compile`;
+    - `urma` ține intervalele în care „GPU-ul” a lucrat, ca urma unui profiler
+      (`ocupare_gpu_simulat` o citește).
     """
 
     def __init__(
@@ -754,6 +1095,8 @@ class GPUSimulat:
         self._liber_la = time.perf_counter()
         self.lansari = 0
         self.sincronizari = 0
+        #: Urma „GPU-ului”: (început, sfârșit) pentru fiecare lucrare, pe ceasul `time.perf_counter`.
+        self.urma: list[tuple[float, float]] = []
 
     def lanseaza(self) -> None:
         """Lansează o lucrare și se întoarce fără să aștepte terminarea ei."""
@@ -761,7 +1104,9 @@ class GPUSimulat:
             time.sleep(self.durata_compilare_s)
         time.sleep(self.durata_lansare_s)
         acum = time.perf_counter()
-        self._liber_la = max(acum, self._liber_la) + self.durata_lucrare_s
+        inceput = max(acum, self._liber_la)
+        self._liber_la = inceput + self.durata_lucrare_s
+        self.urma.append((inceput, self._liber_la))
         self.lansari += 1
 
     def sincronizeaza(self) -> None:

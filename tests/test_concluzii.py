@@ -83,6 +83,12 @@ def test_cauza_pe_procesor_si_pe_un_gpu_limitat_de_procesor(monkeypatch):
     assert "pe procesor" in concluzii.cauza_lentorii(pe_gpu=False)
     limitat = Raport(0.9, 0.85, 0.93, 5, depinde_de_procesor=True)
     assert "limitat de procesor" in concluzii.cauza_lentorii(limitat, pe_gpu=True)
+    limitat = Raport(0.9, 0.85, 0.93, 5, depinde_de_procesor=True, limitare="procesor")
+    assert "limitat de procesor" in concluzii.cauza_lentorii(limitat, pe_gpu=True)
+    # un apel echilibrat nu e numit „limitat de procesor”
+    echilibrat = Raport(0.9, 0.85, 0.93, 5, depinde_de_procesor=True, limitare="echilibrat")
+    cauza = concluzii.cauza_lentorii(echilibrat, pe_gpu=True)
+    assert "echilibrat" in cauza and "limitat de procesor" not in cauza
 
 
 def test_factorii_mari_au_de():

@@ -30,7 +30,9 @@ def test_cost_lansari_numara_operatiile_pe_cpu():
     assert len(cost.kerneluri) == 8 and cost.kerneluri[0].durata_us > 0
     assert cost.perete_s > 0 and cost.timp_kerneluri_s > 0
     assert cost.perete_pe_kernel_us == pytest.approx(cost.perete_us / 8)
-    assert cost.ocupare == pytest.approx(cost.timp_kerneluri_s / cost.perete_s)
+    # pe procesor: operațiile față de timpul de perete, cel mult 100% (profilerul le încetinește)
+    assert cost.ocupare_gpu is None
+    assert cost.ocupare == pytest.approx(min(1.0, cost.timp_kerneluri_s / cost.perete_s))
 
 
 def test_latente_pe_loturi_compara_si_masoara_fiecare_lot():
