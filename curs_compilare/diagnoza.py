@@ -188,11 +188,11 @@ class RaportTlparse:
 def ruleaza_tlparse(fisier_log: str | Path | None, dosar: str | Path) -> RaportTlparse:
     """Rulează `tlparse fisier_log -o dosar --overwrite --no-browser` și întoarce raportul.
     Dacă `tlparse` lipsește sau jurnalul e gol, raportul nu are `index`, iar `mesaj` spune de ce
-    (nu se ridică nicio excepție)."""
+    (nu se aruncă nicio excepție)."""
     dosar = Path(dosar)
     executabil = cale_tlparse()
     if executabil is None:
-        return RaportTlparse(dosar, None, "tlparse nu e instalat: pip install tlparse (apoi repornește nucleul).")
+        return RaportTlparse(dosar, None, "tlparse nu e instalat: pip install tlparse (apoi repornește kernel-ul Jupyter).")
     if fisier_log is None or not Path(fisier_log).exists():
         return RaportTlparse(dosar, None, "Jurnalul TORCH_TRACE lipsește: nu s-a compilat nimic în timpul rulării.")
     try:
@@ -275,7 +275,7 @@ def dump_depyf(functie: Callable[[], object], dosar: str | Path, reseteaza: bool
     try:
         import depyf
     except ImportError:
-        return DumpDepyf(dosar, "depyf nu e instalat: pip install depyf (apoi repornește nucleul).")
+        return DumpDepyf(dosar, "depyf nu e instalat: pip install depyf (apoi repornește kernel-ul Jupyter).")
     if reseteaza:
         torch._dynamo.reset()
     tampon = io.StringIO()
@@ -325,13 +325,13 @@ def tabel_timpi_compilare(randuri: Sequence[RandTimpCompilare]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Urma profiler-ului
+# Urma profilerului
 # ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class RegiuneCompilata:
-    """Un eveniment „Torch-Compiled Region: x/y” din urma profiler-ului: identificatorul
+    """Un eveniment „Torch-Compiled Region: x/y” din urma profilerului: identificatorul
     compilării („0/0”), începutul și durata, în microsecunde."""
 
     compilare: str

@@ -18,9 +18,13 @@ Cum devine un notebook prezentare (`pregateste`):
   diagnozei), la celulele care le afișează. Cu `cu_iesiri=True` (opțiunea `--cu-iesiri`) rămân
   și ieșirile salvate în notebook, de exemplu cele din `build/validare/executate/`.
 
-reveal.js (versiunea 4) se încarcă de pe un CDN (adresa implicită a lui nbconvert), deci
-prezentarea cere internet; cu `--reveal-url` îi dai altă adresă, de exemplu a unei copii locale
-(dosarul cu `dist/` și `plugin/`).
+Prezentarea cere internet când o deschizi: HTML-ul încarcă reveal.js 4 de pe `unpkg.com` și
+require.js, jQuery, MathJax și mermaid de pe `cdnjs.cloudflare.com` (adresele implicite ale lui
+nbconvert). `--reveal-url` schimbă doar adresa lui reveal.js (de exemplu, spre o copie locală, cu
+`dist/` și `plugin/`); require.js, care îl încarcă, vine tot de pe CDN, deci nici așa prezentarea
+nu merge fără rețea. Fără rețea, fișierul se deschide ca o pagină lungă: textul, codul și
+ilustrațiile (puse în fișier) se văd, dar fără navigarea între diapozitive. Construirea
+diapozitivelor nu cere rețea.
 
     python -m curs_compilare.diapozitive                        # toate capitolele
     python -m curs_compilare.diapozitive notebooks/03_*.ipynb   # doar câteva
@@ -190,7 +194,7 @@ def construieste(cale: str | Path, dosar: str | Path = DOSAR_IMPLICIT, cu_iesiri
     html, _ = exportator.from_notebook_node(
         pregateste(nb, cu_iesiri=cu_iesiri), resources={"metadata": {"name": titlu, "path": str(cale.parent)}}
     )
-    # Șablonul lui nbconvert adaugă „slides” după titlul paginii: îl spui în română.
+    # Șablonul lui nbconvert adaugă „slides” după titlul paginii: îl înlocuiești cu „diapozitive”.
     html = re.sub(r"<title>(.*?) slides</title>", r"<title>\1 — diapozitive</title>", html, count=1, flags=re.S)
     dosar.mkdir(parents=True, exist_ok=True)
     destinatie = dosar / f"{cale.stem}.slides.html"

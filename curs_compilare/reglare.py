@@ -159,7 +159,7 @@ CONFIGURATIE_DE_BAZA = (
 
 def flops_matmul(M: int, N: int, K: int) -> int:
     """Operațiile în virgulă mobilă ale unui produs (M × K) @ (K × N): câte o înmulțire și o
-    adunare pentru fiecare din cei M·N·K termeni, adică 2·M·N·K."""
+    adunare pentru fiecare dintre cei M·N·K termeni, adică 2·M·N·K."""
     return 2 * M * N * K
 
 
@@ -205,7 +205,7 @@ def _pregateste(a: torch.Tensor, b: torch.Tensor):
         raise RuntimeError(
             "Tensorii sunt pe CPU, dar kernel-ul Triton nu rulează prin interpretor. Pe o mașină fără "
             "GPU, TRITON_INTERPRET=1 trebuie pus înainte ca triton să fie încărcat: repornește "
-            "kernel-ul notebook-ului și rulează întâi celula de pregătire (import curs_compilare)."
+            "kernel-ul Jupyter și rulează întâi celula de pregătire (import curs_compilare)."
         )
     M, K = a.shape
     N = b.shape[1]
@@ -346,7 +346,7 @@ def tip_produs_cu_epilog() -> torch.dtype:
 
 
 def intrari_produs_cu_epilog(n: int | None = None, dispozitiv=None, tip: torch.dtype | None = None, samanta: int = 0):
-    """Matricele pătrate `a`, `b` (n × n) și vectorul `bias` (n), aleatoare. Implicit, n e 8192
+    """Matricele pătrate `a`, `b` (n × n) și vectorul `bias` (n), aleatoare. Implicit, n e 8 192
     pe GPU, 512 pe procesor și 128 în profilul rapid."""
     from .mediu import dimensiune
 

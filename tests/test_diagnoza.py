@@ -1,5 +1,5 @@
 """Uneltele de diagnoză ale capitolului 07 (`curs_compilare.diagnoza`): jurnalul TORCH_TRACE și
-raportul tlparse, dump-ul depyf, timpii compilării, urma profiler-ului cu regiunile compilate,
+raportul tlparse, dump-ul depyf, timpii compilării, urma profilerului cu regiunile compilate,
 compararea etapelor compilatorului și harta „simptom → prima comandă”."""
 
 import json
@@ -115,7 +115,7 @@ def test_timpi_compilare_tabel_in_formatul_cursului():
     assert cifre.probleme_de_format(tabel) == []
 
 
-# --- urma profiler-ului --------------------------------------------------------------------------
+# --- urma profilerului --------------------------------------------------------------------------
 
 
 def test_urma_profiler_si_regiunile_compilate(tmp_path):
