@@ -73,8 +73,15 @@ __all__ = [
     "antreneaza",
     "medii_pe_ferestre",
     "abatere_maxima",
+    "RULARI_ZGOMOT",
     "FACTOR_ZGOMOT",
-    "concluzie_fata_de_prag",
+    "PARTE_NESIGURA",
+    "VERDICTE_PRECIZIE",
+    "VerdictPrecizie",
+    "PlicZgomot",
+    "tabel_plic",
+    "grafic_plic",
+    "inregistreaza_precizia",
     "chei_fara_prefix",
     "moduri_pentru_mediu",
     "functie_pentru_mod",
@@ -224,13 +231,15 @@ def optimizare_cu_rata_tensor(model: nn.Module, rata: float = 1e-3, compilat: bo
     face numărul simbolic; cu `specialize_float=True`, fiecare valoare nouă ar recompila). Un
     tensor e o intrare a grafului, din prima: îi schimbi valoarea pe loc
     (`optimizator.param_groups[0]["lr"].fill_(r)`, sau cu un planificator, de exemplu
-    `LambdaLR`) și graful rămâne același. Când urmărește pasul, Dynamo pune grupurile de
-    parametri de pe GPU în modul `capturable=True` (numărul pasului și rata rămân tensori pe GPU,
-    fără sincronizări cu procesorul), iar Inductor fuzionează actualizările tuturor parametrilor.
+    `LambdaLR`) și graful rămâne același. Când urmărește primul pas al unui optimizator încă fără
+    stare, cu toți parametrii pe GPU, Dynamo pune grupurile în modul `capturable=True`: numărul
+    pasului (`step`) se ține într-un tensor pe GPU, fără sincronizări cu procesorul (rata rămâne
+    tensorul dat aici, pe procesor: o intrare a grafului). Inductor fuzionează actualizările
+    tuturor parametrilor.
 
     Pentru varianta eager, folosește `optimizare_eager`: un AdamW eager cu rata într-un tensor
     și `capturable=False` renunță în tăcere la `foreach` și actualizează parametrii unul câte
-    unul (torch/optim/adam.py), deci ar fi o referință handicapată."""
+    unul (torch/optim/adam.py), deci ar fi o referință dezavantajată."""
     optimizator = torch.optim.AdamW(model.parameters(), lr=torch.tensor(rata))
 
     def pas_optimizator():
@@ -359,9 +368,9 @@ def antreneaza(
     `program_rata(t)`, dacă e dat, pune rata pasului t în optimizator (`pune_rata`: pe loc în
     tensorul ratei, fără recompilare, sau ca număr, la un optimizator eager cu rata float). Cu
     `scalare` (un `GradScaler`, pentru float16), pierderea e înmulțită înainte de `backward`, iar
-    pasul îl face `pas_cu_scalare`: gradienții împărțiți înapoi (`unscale_`), apoi tot
+    pasul îl face `pas_cu_scalare`: gradienții readuși la scara lor (`unscale_`), apoi tot
     `pas_optimizator()` (deci pasul compilat, dacă e compilat), sărit dacă un gradient nu e
-    finit. Pierderile se citesc de pe GPU abia la final, ca bucla să nu aștepte după fiecare
+    finit. Pierderile se citesc de pe GPU abia la final, ca bucla să nu aștepte la fiecare
     pas. Întoarce o `Rulare`."""
     model.train()
     pierderi = []
@@ -400,43 +409,197 @@ def medii_pe_ferestre(pierderi: Sequence[float], fereastra: int) -> torch.Tensor
     return valori[: numar * fereastra].view(numar, fereastra).mean(dim=1)
 
 
+#: Câte rulări eager identice în precizie redusă (aceleași ponderi de pornire, aceleași loturi)
+#: formează plicul de zgomot al capitolului 06: cel puțin 3, ca pragul să cuprindă și distanțele
+#: dintre ele, nu doar abaterile lor de la float32.
+RULARI_ZGOMOT = 4
+
+#: Până la câte ori pragul plicului poate ajunge abaterea unei curbe compilate ca diferența să fie
+#: socotită a preciziei reduse, nu a compilatorului. Pragul e el însuși o cifră zgomotoasă (cea mai
+#: mare dintre câteva distanțe între curbe care se despart haotic), deci o rulare compilată
+#: obișnuită îl poate depăși puțin; `benchmarks/zgomot_precizie.py` măsoară, pe mașina ta, cât de
+#: des ar trece de factor o rulare în care nu s-a schimbat nimic.
+FACTOR_ZGOMOT = 3.0
+
+#: Peste ce parte din coborârea pierderii (prima fereastră a curbei float32 minus ultima) poate
+#: ajunge pragul plicului ca verdictul să mai însemne ceva. Dincolo, rulările eager identice nu
+#: sunt de acord nici între ele asupra curbei: zgomotul e cât semnalul, la bugetul acesta de pași.
+PARTE_NESIGURA = 0.25
+
+#: Felurile verdictului despre precizie.
+VERDICTE_PRECIZIE = ("precizia", "compilatorul", "nedecis")
+
+
 def abatere_maxima(a: torch.Tensor, b: torch.Tensor) -> float:
     """Cea mai mare diferență, în valoare absolută, dintre două curbe netezite (de exemplu
     `medii_pe_ferestre`), în unitățile pierderii."""
     return float((a - b).abs().max())
 
 
-#: De câte ori poate depăși abaterea unei variante compilate pragul de zgomot dat de eager
-#: (eager în precizie redusă față de eager în float32) ca s-o socotești tot zgomot. O antrenare
-#: în bfloat16 pe GPU nu se repetă bit cu bit, iar pragul însuși variază de la o rulare la alta:
-#: pe un H200, aceeași antrenare eager în bfloat16 s-a abătut de la float32 cu 0,10 într-o
-#: rulare și cu 0,28 în alta; de aici factorul 3.
-FACTOR_ZGOMOT = 3.0
+@dataclass(frozen=True)
+class VerdictPrecizie:
+    """Ce spune abaterea unei curbe față de plicul de zgomot: `fel` e „precizia” (în limita
+    zgomotului), „compilatorul” (mult peste) sau „nedecis” (zgomotul e cât semnalul); `text` e
+    propoziția pentru cursant."""
+
+    fel: str
+    abatere: float
+    prag: float
+    raport: float
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
-def concluzie_fata_de_prag(
-    abatere: float,
-    prag: float,
-    ce: str,
-    referinta: str,
-    descriere_prag: str = "cât se abate eager în aceeași precizie",
-    factor: float = FACTOR_ZGOMOT,
-) -> str:
-    """Propoziția care compară `abatere` (de exemplu, curba compilată în bfloat16 față de eager
-    în float32) cu pragul de zgomot `prag` (eager în bfloat16 față de eager în float32: aceeași
-    diferență de precizie, fără compilator). Până la `factor` ori pragul, diferența e a preciziei,
-    nu a compilatorului."""
-    from .cifre import cu_unitate, format_numar
+@dataclass(frozen=True)
+class PlicZgomot:
+    """Plicul de zgomot al unei antrenări în precizie redusă: curba eager în float32 (`fp32`) și
+    câteva rulări eager identice în precizie redusă (`eager`), toate netezite pe ferestre
+    (`medii_pe_ferestre`). Pragul e cea mai mare dintre distanțele pe care zgomotul singur le
+    produce: a fiecărei rulări eager față de float32 și a rulărilor eager între ele. O curbă
+    compilată se judecă după abaterea ei de la float32, raportată la prag."""
 
-    inceput = f"{ce} se abate de la {referinta} cu {format_numar(abatere, 3)}"
-    if prag <= 0:
-        return f"{inceput}, dar pragul de zgomot ({descriere_prag}) a ieșit 0: n-ai cu ce compara."
-    raport = abatere / prag
-    text = f"{inceput}, adică {cu_unitate(raport, '×')} pragul de zgomot ({format_numar(prag, 3)}: {descriere_prag})"
-    if raport <= factor:
-        return text + f". Cel mult {cu_unitate(factor, '×')} pragul: diferența e a preciziei reduse, nu a compilatorului."
-    return (text + f". Peste {cu_unitate(factor, '×')} pragul: compilatorul schimbă curba mai mult decât o schimbă "
-            "precizia singură; caută cauza (capitolul 07, secțiunea 5).")
+    fp32: torch.Tensor
+    eager: tuple[torch.Tensor, ...]
+    fereastra: int = 1
+
+    @property
+    def abateri_fp32(self) -> tuple[float, ...]:
+        """Abaterea fiecărei rulări eager în precizie redusă de la float32."""
+        return tuple(abatere_maxima(e, self.fp32) for e in self.eager)
+
+    @property
+    def distante_intre_rulari(self) -> tuple[float, ...]:
+        """Distanța dintre fiecare pereche de rulări eager identice în precizie redusă."""
+        return tuple(abatere_maxima(a, b) for i, a in enumerate(self.eager) for b in self.eager[i + 1:])
+
+    @property
+    def prag(self) -> float:
+        """Cea mai mare distanță produsă de zgomot: față de float32 sau între rulări."""
+        return max(self.abateri_fp32 + self.distante_intre_rulari, default=0.0)
+
+    @property
+    def coborare(self) -> float:
+        """Cât coboară pierderea pe curba float32, de la prima fereastră la ultima."""
+        return float(self.fp32[0] - self.fp32[-1]) if len(self.fp32) else 0.0
+
+    @property
+    def nesigur(self) -> bool:
+        """Adevărat când pragul e prea mare față de coborârea pierderii (`PARTE_NESIGURA`): la
+        bugetul acesta, verdictul ar depinde de noroc."""
+        return self.coborare <= 0 or self.prag > PARTE_NESIGURA * self.coborare
+
+    def banda(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """Pentru fiecare fereastră, cea mai mică și cea mai mare medie a rulărilor eager în
+        precizie redusă: banda de desenat în jurul curbelor."""
+        stiva = torch.stack(list(self.eager))
+        return stiva.min(dim=0).values, stiva.max(dim=0).values
+
+    def raport(self, curba: torch.Tensor) -> float:
+        """Abaterea curbei de la float32, în multipli ai pragului (infinit, dacă pragul e 0)."""
+        abatere = abatere_maxima(curba, self.fp32)
+        return abatere / self.prag if self.prag > 0 else math.inf
+
+    def verdict(self, curba: torch.Tensor, ce: str = "Curba compilată", factor: float = FACTOR_ZGOMOT) -> VerdictPrecizie:
+        """Verdictul pentru `curba` (de exemplu, compilată în precizie redusă), cu propoziția care
+        îl spune și cifrele din care urmează."""
+        from .cifre import cu_substantiv, cu_unitate, format_numar, format_procent
+
+        abatere = abatere_maxima(curba, self.fp32)
+        n = len(self.eager)
+        rulari = cu_substantiv(n, "rulare eager", "rulări eager")
+        inceput = f"{ce} se abate de la eager în float32 cu {format_numar(abatere)}"
+        if self.prag <= 0:
+            return VerdictPrecizie("nedecis", abatere, 0.0, math.inf, (
+                f"{inceput}, dar cele {rulari} în precizie redusă n-au dat nicio diferență față de float32 "
+                "(pragul a ieșit 0): n-ai cu ce compara."))
+        raport = abatere / self.prag
+        prag = (f"{cu_unitate(raport, '×')} pragul de zgomot ({format_numar(self.prag)}: cea mai mare distanță "
+                f"dintre cele {rulari} în precizie redusă, între ele sau față de float32)")
+        if self.nesigur:
+            parte = format_procent(self.prag / self.coborare) if self.coborare > 0 else "mai mult decât toată"
+            return VerdictPrecizie("nedecis", abatere, self.prag, raport, (
+                f"{inceput}, adică {prag}. Dar pragul însuși e {parte} din cât coboară pierderea: rulările eager "
+                f"identice nu sunt de acord nici între ele asupra curbei, deci la acest buget "
+                f"({cu_substantiv(len(self.fp32) * self.fereastra, 'pas', 'pași')}) zgomotul e cât semnalul și nu poți "
+                "spune dacă diferența vine din precizie sau din compilator. Ca să afli, antrenează mai mulți pași "
+                "sau pe loturi mai mari."))
+        if raport <= factor:
+            return VerdictPrecizie("precizia", abatere, self.prag, raport, (
+                f"{inceput}, adică {prag}. Cel mult {cu_unitate(factor, '×')} pragul: compilatorul nu schimbă curba "
+                "mai mult decât o schimbă precizia redusă și zgomotul rulărilor identice."))
+        return VerdictPrecizie("compilatorul", abatere, self.prag, raport, (
+            f"{inceput}, adică {prag}. Peste {cu_unitate(factor, '×')} pragul: compilatorul schimbă curba mai mult "
+            "decât o schimbă precizia singură; caută cauza (capitolul 07, secțiunea 5)."))
+
+
+def tabel_plic(plic: PlicZgomot, curba: torch.Tensor, nume_precizie: str) -> str:
+    """Distanțele plicului și ale curbei de judecat (de exemplu, compilată), ca tabel de tipărit,
+    în unitățile pierderii (cea mai mare diferență a mediilor pe ferestre)."""
+    from .cifre import cu_substantiv, format_numar
+
+    randuri = [
+        (f"eager {nume_precizie} față de eager float32 (cea mai mare din {len(plic.eager)})", max(plic.abateri_fp32)),
+        (f"eager {nume_precizie} între ele (cea mai mare din "
+         f"{cu_substantiv(len(plic.distante_intre_rulari), 'pereche', 'perechi')})", max(plic.distante_intre_rulari, default=0.0)),
+        ("pragul de zgomot (cea mai mare dintre cele de mai sus)", plic.prag),
+        (f"compilat {nume_precizie} față de eager float32", abatere_maxima(curba, plic.fp32)),
+        (f"compilat {nume_precizie} față de cea mai apropiată rulare eager {nume_precizie}",
+         min(abatere_maxima(curba, e) for e in plic.eager)),
+    ]
+    latime = max(len(nume) for nume, _ in randuri)
+    return "\n".join(f"  {nume:{latime}}  {format_numar(valoare):>7}" for nume, valoare in randuri)
+
+
+def grafic_plic(plic: PlicZgomot, curba: torch.Tensor, nume_precizie: str):
+    """Două grafice: curbele (float32, banda rulărilor eager în precizie redusă, curba de judecat)
+    și diferența fiecăreia față de float32, fereastră cu fereastră, lângă pragul de zgomot."""
+    import matplotlib.pyplot as plt
+
+    from .cifre import cu_substantiv
+
+    ferestre = list(range(len(plic.fp32)))
+    jos, sus = plic.banda()
+    fig, (ax, ax_dif) = plt.subplots(1, 2, figsize=(11, 3.4))
+    ax.plot(ferestre, plic.fp32.tolist(), marker="o", color="black", label="eager, float32")
+    ax.fill_between(ferestre, jos.tolist(), sus.tolist(), alpha=0.3, color="tab:blue",
+                    label=f"eager, {nume_precizie}: {cu_substantiv(len(plic.eager), 'rulare', 'rulări')}")
+    ax.plot(ferestre, curba.tolist(), marker="s", color="tab:green", label=f"compilat, {nume_precizie}")
+    ax.set(xlabel=f"fereastra (câte {cu_substantiv(plic.fereastra, 'pas', 'pași')})", ylabel="pierderea medie",
+           title="Curbele pierderii")
+    ax.legend()
+    for i, e in enumerate(plic.eager):
+        ax_dif.plot(ferestre, (e - plic.fp32).abs().tolist(), "o--", color="tab:blue", alpha=0.5,
+                    label=f"eager {nume_precizie} ({len(plic.eager)} rulări)" if i == 0 else None)
+    ax_dif.plot(ferestre, (curba - plic.fp32).abs().tolist(), "s-", color="tab:green", label=f"compilat {nume_precizie}")
+    ax_dif.axhline(plic.prag, color="gray", linestyle=":", label="pragul de zgomot")
+    ax_dif.set(xlabel="fereastra", ylabel="|diferența față de float32|", title="Față de eager în float32")
+    ax_dif.legend()
+    fig.tight_layout()
+    return fig
+
+
+def inregistreaza_precizia(plic: PlicZgomot, verdict: VerdictPrecizie, nume_precizie: str) -> None:
+    """Cifrele secțiunii de precizie a capitolului 06, pentru raportul validării. Distanțele se
+    compară între rulări prin diferența lor, cu pragul plicului măsurat acum (două rulări ale
+    capitolului pot da curbe care diferă cât rulările eager identice); verdictul trebuie să fie
+    același."""
+    from . import cifre
+
+    n = len(plic.eager)
+    cifre.inregistreaza("06.plic_abatere_compilat", verdict.abatere, "",
+                        f"diferența maximă a mediilor pierderii, compilat {nume_precizie} față de eager float32",
+                        prag_absolut=plic.prag)
+    cifre.inregistreaza("06.plic_prag", plic.prag, "",
+                        f"pragul de zgomot: cea mai mare distanță dintre {n} rulări eager {nume_precizie} identice, "
+                        "între ele sau față de eager float32", prag_absolut=plic.prag)
+    cifre.inregistreaza("06.plic_distanta_eager", max(plic.distante_intre_rulari, default=0.0), "",
+                        f"cea mai mare distanță dintre două rulări eager {nume_precizie} identice ({n} rulări)",
+                        prag_absolut=plic.prag)
+    cifre.inregistreaza("06.plic_verdict", VERDICTE_PRECIZIE.index(verdict.fel) + 1, "",
+                        "verdictul despre precizie: 1 = diferența e a preciziei, 2 = a compilatorului, 3 = nedecis",
+                        prag_absolut=0.0)
 
 
 def chei_fara_prefix(stare: Mapping[str, torch.Tensor], prefix: str = PREFIX_COMPILAT) -> dict:

@@ -1,6 +1,7 @@
 """Teste pentru `curs_compilare.antrenare` (capitolul 06). Pe CPU, cu modele minuscule; compilările
 folosesc backend-ul „eager” (doar Dynamo) unde nu contează codul generat."""
 
+import json
 import math
 
 import pytest
@@ -263,14 +264,90 @@ def test_gradscaler_foloseste_pasul_compilat_si_sare_pasii_cu_inf():
     assert scalare.get_scale() == 2.0**7
 
 
-def test_pragul_de_zgomot_si_concluzia():
-    a = torch.tensor([1.0, 2.0, 3.0])
-    assert antrenare.abatere_maxima(a, a + torch.tensor([0.0, -0.3, 0.1])) == pytest.approx(0.3)
-    sub = antrenare.concluzie_fata_de_prag(0.25, 0.1, "Curba compilată", "eager în float32")
-    assert "2,5×" in sub and "a preciziei reduse" in sub and "Cel mult 3×" in sub
-    peste = antrenare.concluzie_fata_de_prag(0.45, 0.1, "Curba compilată", "eager în float32")
-    assert "4,5×" in peste and "Peste 3×" in peste
-    assert "n-ai cu ce compara" in antrenare.concluzie_fata_de_prag(0.1, 0.0, "Curba", "eager")
+def _curba(*valori):
+    return torch.tensor(valori, dtype=torch.float64)
+
+
+def _plic(zgomot=0.05, rulari=4, seed=0, coborare=8.0, ferestre=10):
+    """Un plic sintetic: float32 coboară liniar, rulările eager se abat cu cel mult `zgomot`."""
+    generator = torch.Generator().manual_seed(seed)
+    fp32 = torch.linspace(10.0, 10.0 - coborare, ferestre, dtype=torch.float64)
+    eager = tuple(fp32 + zgomot * (2 * torch.rand(ferestre, generator=generator, dtype=torch.float64) - 1)
+                  for _ in range(rulari))
+    return antrenare.PlicZgomot(fp32, eager, fereastra=20)
+
+
+def test_distantele_plicului_cuprind_si_perechile_de_rulari():
+    fp32 = _curba(10, 8, 6)
+    # două rulări eager se abat fiecare cu 0,1 de la float32, dar în sensuri opuse: între ele, 0,2
+    plic = antrenare.PlicZgomot(fp32, (fp32 + _curba(0, 0.1, 0), fp32 - _curba(0, 0.1, 0), fp32), 1)
+    assert antrenare.abatere_maxima(_curba(1, 2, 3), _curba(1, 1.7, 3.1)) == pytest.approx(0.3)
+    assert plic.abateri_fp32 == pytest.approx((0.1, 0.1, 0.0))
+    assert sorted(plic.distante_intre_rulari) == pytest.approx([0.1, 0.1, 0.2])
+    assert plic.prag == pytest.approx(0.2)  # pragul vechi (doar față de float32) ar fi fost 0,1
+    jos, sus = plic.banda()
+    assert jos.tolist() == pytest.approx([10, 7.9, 6]) and sus.tolist() == pytest.approx([10, 8.1, 6])
+    assert plic.coborare == pytest.approx(4.0) and not plic.nesigur
+
+
+def test_verdictul_preciziei_in_zgomot_peste_si_nedecis():
+    plic = _plic(zgomot=0.05)
+    prag = plic.prag
+    in_zgomot = plic.verdict(plic.fp32 + 1.5 * prag)
+    assert in_zgomot.fel == "precizia" and in_zgomot.raport == pytest.approx(1.5)
+    assert "1,5×" in in_zgomot.text and "Cel mult 3×" in in_zgomot.text and "4 rulări eager" in in_zgomot.text
+    peste = plic.verdict(plic.fp32 + 4 * prag)
+    assert peste.fel == "compilatorul" and "Peste 3×" in peste.text and "capitolul 07" in peste.text
+    # zgomotul e cât semnalul: rulările identice nu sunt de acord, oricât de aproape ar fi curba
+    zgomotos = _plic(zgomot=2.5)
+    assert zgomotos.nesigur
+    nedecis = zgomotos.verdict(zgomotos.fp32)
+    assert nedecis.fel == "nedecis" and "nu poți spune" in nedecis.text and "caută cauza" not in nedecis.text
+    fara_prag = antrenare.PlicZgomot(_curba(3, 2, 1), (_curba(3, 2, 1),) * 3, 1)
+    assert fara_prag.verdict(_curba(3, 2, 1.1)).fel == "nedecis"
+    assert "n-ai cu ce compara" in str(fara_prag.verdict(_curba(3, 2, 1.1)))
+    assert set(antrenare.VERDICTE_PRECIZIE) == {"precizia", "compilatorul", "nedecis"}
+
+
+def test_verdictul_pe_o_curba_care_nu_coboara_e_nedecis():
+    plat = _curba(5, 5, 5, 5)
+    plic = antrenare.PlicZgomot(plat, (plat + 0.01, plat - 0.01, plat + 0.02), 1)
+    assert plic.nesigur and plic.verdict(plat + 0.5).fel == "nedecis"
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_verdictul_nu_se_schimba_cand_compilatul_e_doar_inca_o_rulare(seed):
+    # O curbă „compilată” care e doar încă o rulare din aceeași familie de zgomot: pe 50 de
+    # seminții, verdictul rămâne „precizia” (pragul vine din 4 rulări și 10 distanțe).
+    plic = _plic(zgomot=0.05, seed=seed)
+    generator = torch.Generator().manual_seed(1_000 + seed)
+    alta = plic.fp32 + 0.05 * (2 * torch.rand(len(plic.fp32), generator=generator, dtype=torch.float64) - 1)
+    assert plic.verdict(alta).fel == "precizia"
+
+
+def test_tabelul_si_graficul_plicului():
+    plic = _plic(zgomot=0.05)
+    text = antrenare.tabel_plic(plic, plic.fp32 + 0.02, "bfloat16")
+    assert "pragul de zgomot" in text and "între ele" in text and "cea mai apropiată rulare" in text
+    assert "6 perechi" in text
+    fig = antrenare.grafic_plic(plic, plic.fp32 + 0.02, "bfloat16")
+    assert len(fig.axes) == 2
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def test_cifrele_preciziei_se_inregistreaza_cu_verdictul(monkeypatch, tmp_path):
+    from curs_compilare import cifre
+
+    fisier = tmp_path / "cifre.jsonl"
+    monkeypatch.setenv(cifre.VARIABILA_FISIER, str(fisier))
+    plic = _plic(zgomot=0.05)
+    antrenare.inregistreaza_precizia(plic, plic.verdict(plic.fp32 + 10 * plic.prag), "bfloat16")
+    inregistrate = {c["cheie"]: c for c in map(json.loads, fisier.read_text(encoding="utf-8").splitlines())}
+    assert inregistrate["06.plic_verdict"]["valoare"] == 2 and inregistrate["06.plic_verdict"]["prag_absolut"] == 0
+    assert inregistrate["06.plic_prag"]["valoare"] == pytest.approx(plic.prag)
+    assert inregistrate["06.plic_abatere_compilat"]["prag_absolut"] == pytest.approx(plic.prag)
 
 
 def test_galetile_folosite_de_generare():
