@@ -674,6 +674,17 @@ class EvenimentKernel:
     def sfarsit_us(self) -> float:
         return self.inceput_us + self.durata_us
 
+    @classmethod
+    def din_profiler(cls, eveniment, zero_us: float) -> "EvenimentKernel":
+        """Un eveniment al lui `torch.profiler` (un kernel, o copiere), cu începutul măsurat de la
+        `zero_us`."""
+        return cls(
+            nume=nume_scurt_kernel(eveniment.name),
+            inceput_us=float(eveniment.time_range.start - zero_us),
+            durata_us=float(eveniment.time_range.end - eveniment.time_range.start),
+            nume_complet=eveniment.name,
+        )
+
 
 def cronologie_kerneluri(functie: Callable, *argumente, pe_gpu: bool | None = None) -> list[EvenimentKernel]:
     """Cronologia kernel-urilor unei apelări, din evenimentele `torch.profiler`: ce kernel a
@@ -686,15 +697,7 @@ def cronologie_kerneluri(functie: Callable, *argumente, pe_gpu: bool | None = No
     if not evenimente:
         return []
     zero = evenimente[0].time_range.start
-    return [
-        EvenimentKernel(
-            nume=nume_scurt_kernel(e.name),
-            inceput_us=float(e.time_range.start - zero),
-            durata_us=float(e.time_range.end - e.time_range.start),
-            nume_complet=e.name,
-        )
-        for e in evenimente
-    ]
+    return [EvenimentKernel.din_profiler(e, zero) for e in evenimente]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -895,15 +898,7 @@ def ocupare_din_evenimente(evenimente, marcaje: Sequence[tuple[str, str]], pasi:
         else:
             numarate = [e for e in ale_ferestrei if e.time_range.start >= inceput]
         lansate.append([(e.time_range.start / 1e6, e.time_range.end / 1e6) for e in numarate])
-        kerneluri += [
-            EvenimentKernel(
-                nume=nume_scurt_kernel(e.name),
-                inceput_us=float(e.time_range.start - inceput),
-                durata_us=float(e.time_range.end - e.time_range.start),
-                nume_complet=e.name,
-            )
-            for e in numarate
-        ]
+        kerneluri += [EvenimentKernel.din_profiler(e, inceput) for e in numarate]
     return ocupare_din_ferestre(urma, pasi, kerneluri, lansate)
 
 
