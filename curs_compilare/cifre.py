@@ -259,28 +259,23 @@ def inregistreaza(
 ) -> None:
     """Notează o cifră măsurată de capitol (sub `make validare` ajunge în raport).
 
-    `cheie` are forma „capitol.nume” (de exemplu „00.plafon_copiere”). `valoare` e un număr,
-    un `masurare.Raport` (cu unitatea „×”) sau o `masurare.Masuratoare` (cu unitatea „s”, „ms”
-    sau „µs”); pentru ultimele două, intervalul (cea mai mică și cea mai mare dintre medianele
-    rundelor) și dependența de procesor se iau din ele. `depinde_de_procesor` marchează o cifră
-    care depinde și de procesorul mașinii, nu doar de GPU (un apel limitat de procesor, un timp
-    de compilare). `prag_absolut` (în unitatea cifrei) se dă unei cifre care e o diferență ce
-    poate fi aproape de zero, fără unitate procentuală (de exemplu diferența dintre două
-    pierderi): `validare --compara` o compară atunci prin diferența absolută, cu acest prag,
+    `cheie` are forma „capitol.nume” (de exemplu „00.plafon_copiere”). `valoare` e un număr sau
+    un obiect care știe să se scrie ca cifră (`cifra_pentru_raport(unitate)`): un
+    `masurare.Raport` (cu unitatea „×”) sau o `masurare.Masuratoare` (cu unitatea „s”, „ms” sau
+    „µs”); pentru ele, intervalul (cea mai mică și cea mai mare dintre medianele rundelor) și
+    dependența de procesor se iau din ele. `depinde_de_procesor` marchează o cifră care depinde
+    și de procesorul mașinii, nu doar de GPU (un apel limitat de procesor, un timp de
+    compilare). `prag_absolut` (în unitatea cifrei) se dă unei cifre care e o diferență ce poate
+    fi aproape de zero, fără unitate procentuală (de exemplu diferența dintre două pierderi):
+    `validare --compara` o compară atunci prin diferența absolută, cu acest prag,
     nu prin raport."""
-    from .masurare import Masuratoare, Raport
-
-    if isinstance(valoare, Raport):
-        interval = interval or (valoare.minim, valoare.maxim)
+    # O măsurătoare sau un raport își spun singure valoarea, intervalul și dependența de procesor
+    # (`cifra_pentru_raport`): registrul nu trebuie să cunoască clasele măsurării.
+    if hasattr(valoare, "cifra_pentru_raport"):
+        valoare, interval_masurat, depinde = valoare.cifra_pentru_raport(unitate)
+        interval = interval or interval_masurat
         if depinde_de_procesor is None:
-            depinde_de_procesor = valoare.depinde_de_procesor
-        valoare = valoare.mediana
-    elif isinstance(valoare, Masuratoare):
-        factor = {"s": 1.0, "ms": 1e3, "µs": 1e6}[unitate]
-        interval = interval or (valoare.minim_runde_s * factor, valoare.maxim_runde_s * factor)
-        if depinde_de_procesor is None:
-            depinde_de_procesor = valoare.depinde_de_procesor
-        valoare = valoare.mediana_s * factor
+            depinde_de_procesor = depinde
     fisier = os.environ.get(VARIABILA_FISIER)
     if fisier:
         inregistrare = {

@@ -139,6 +139,13 @@ class Masuratoare:
         fără GPU, întotdeauna."""
         return self.ceas == "perete"
 
+    def cifra_pentru_raport(self, unitate: str) -> tuple[float, tuple[float, float], bool]:
+        """(valoarea, intervalul rundelor, depinde de procesor), în `unitate` („s”, „ms” sau
+        „µs”): cum intră măsurătoarea în registrul de cifre (`cifre.inregistreaza`)."""
+        factor = {"s": 1.0, "ms": 1e3, "µs": 1e6}[unitate]
+        return (self.mediana_s * factor, (self.minim_runde_s * factor, self.maxim_runde_s * factor),
+                self.depinde_de_procesor)
+
     def __str__(self) -> str:
         from .cifre import cu_substantiv
 
@@ -197,6 +204,11 @@ class Raport:
     def mai_lent(self) -> bool:
         """Varianta e clar mai lentă decât referința (raport sub 1, dincolo de zgomot)."""
         return not self.in_zgomot and self.mediana < 1.0
+
+    def cifra_pentru_raport(self, unitate: str = "×") -> tuple[float, tuple[float, float], bool]:
+        """(mediana, intervalul rundelor, depinde de procesor): cum intră raportul în registrul de
+        cifre (`cifre.inregistreaza`)."""
+        return self.mediana, (self.minim, self.maxim), self.depinde_de_procesor
 
     def interval(self) -> str:
         """Intervalul după care se dă verdictul (`capete_verdict`): „20–80% din 5 runde: între
