@@ -288,3 +288,243 @@ def test_goleste_dynamo_si_fara_jurnale_torch():
         warnings.warn("ascuns")
         sys.stderr.write("jurnal\n")
     assert "jurnal" in tampon.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Excepțiile, spuse în română (`traduce_exceptie`, `explica_exceptie`), pe excepții adevărate
+# ---------------------------------------------------------------------------------------------
+
+import re  # noqa: E402
+
+import pytest  # noqa: E402
+
+from curs_compilare.exercitii.baza import (  # noqa: E402
+    LUNGIME_ORIGINAL,
+    configuratie_dynamo_implicita,
+    descrie_garda,
+    explica_exceptie,
+    traduce_exceptie,
+)
+
+#: Cuvinte englezești care n-au ce căuta în explicația în română (în afara codului din backtick-uri
+#: și a mesajului original de la sfârșit).
+_ENGLEZA = re.compile(
+    r"\b(the|is|are not|not|but|got|expected|must|allowed|shape|size|mismatch|invalid|received|combination|"
+    r"arguments|close|equal|differen\w*|elements|index|greatest|tensor-likes|scalars|cannot|multiplied|dtype "
+    r"mismatch|match|found|device|failed|trace)\b", re.I)
+
+
+def _exceptie(functie):
+    try:
+        functie()
+    except Exception as eroare:  # noqa: BLE001 — chiar excepția e ce testăm
+        return eroare
+    raise AssertionError("apelul trebuia să ridice o excepție")
+
+
+def _verifica_textul(text, *fragmente):
+    """Un singur rând; explicația în română, fără cuvinte englezești; originalul la sfârșit, un
+    rând de cel mult `LUNGIME_ORIGINAL` caractere; fragmentele (cifrele esențiale) prezente."""
+    assert "\n" not in text, text
+    explicatie, _, original = text.partition(" Mesajul original: „")
+    assert " Mesajul original: „" not in original, text
+    if original:
+        assert original.endswith("”."), text
+        assert len(original[:-2]) <= LUNGIME_ORIGINAL, text
+    fara_cod = re.sub(r"`[^`]*`", "", explicatie)
+    assert not _ENGLEZA.search(fara_cod), (_ENGLEZA.search(fara_cod).group(0), text)
+    for fragment in fragmente:
+        assert fragment in text, (fragment, text)
+    assert "Traceback" not in text and "expected one of" not in text
+
+
+@pytest.mark.parametrize(
+    "functie, fragmente",
+    [
+        (lambda: torch.testing.assert_close(torch.tensor([1.0, 2.0, 3.0, 4.0]), torch.tensor([1.0, 2.5, 3.0, 7.0])),
+         ["2 din 4 elemente", "50%", "diferență absolută: 3, la poziția (3,)", "toleranța: 0,00001",
+          "diferență relativă: 0,428571", "toleranța: 0,0000013"]),
+        (lambda: torch.testing.assert_close(torch.ones(2, 3), torch.zeros(2, 3), rtol=1e-4, atol=1e-5),
+         ["6 din 6 elemente", "100%", "la poziția (0, 0)", "toleranța: 0,0001"]),
+        (lambda: torch.testing.assert_close(torch.tensor([1, 2]), torch.tensor([1, 3])),
+         ["nu sunt egale", "1 din 2 elemente", "la poziția (1,)"]),
+        (lambda: torch.testing.assert_close(torch.tensor(1.0), torch.tensor(2.0)), ["se aștepta 2, a venit 1"]),
+        (lambda: torch.testing.assert_close(torch.ones(2), torch.ones(3)), ["formele diferă", "(2,)", "(3,)"]),
+        (lambda: torch.testing.assert_close(torch.ones(2), torch.ones(2, dtype=torch.float64)),
+         ["tipurile de date diferă", "torch.float32", "torch.float64"]),
+        (lambda: torch.where(torch.randn(3) > 0, torch.randn(3), "zero"),
+         ["`where()`", "(Tensor, Tensor, str)"]),
+        (lambda: torch.randn(2, 3) @ torch.randn(4, 5), ["2 × 3 și 4 × 5", "coloane al primei (3)", "(4)"]),
+        (lambda: torch.randn(3) + torch.randn(4), ["dimensiunea 0: 3 față de 4"]),
+        (lambda: torch.randn(6).view(4, 2), ["forma (4, 2)", "6 elemente"]),
+        (lambda: torch.randn(2, 3, dtype=torch.float64) @ torch.randn(3, 2), ["torch.float64 și torch.float32"]),
+        (lambda: torch.zeros(3, dtype=torch.long).add_(torch.randn(3)), ["torch.float32", "torch.int64"]),
+        (lambda: torch.randn(3)[5], ["indicele 5", "dimensiunea 0", "mărimea 3"]),
+        (lambda: torch.randn(3).sum(dim=2), ["dimensiunea 2 nu există", "de la -1 la 0"]),
+        (lambda: torch.randn(3).item(), ["3 elemente", "`.item()`"]),
+        (lambda: torch.stack([torch.randn(2), torch.randn(3)]), ["(2,)", "(3,)", "`torch.stack`"]),
+        (lambda: torch.randn(3).to("meta") + torch.randn(3), ["pe cpu", "pe meta"]),
+        (lambda: {"default": 1}["eager"], ["cheia 'eager'"]),
+        (lambda: (lambda a, b: a)(1), ["lipsește argumentul 'b'"]),
+    ],
+    ids=["assert_close", "assert_close_tolerante", "assert_close_intregi", "assert_close_scalari",
+         "assert_close_forma", "assert_close_dtype", "where", "matmul", "broadcast", "view", "dtype_mm",
+         "dtype_pe_loc", "indice", "dimensiune", "item", "stack", "dispozitiv", "cheie", "argument_lipsa"],
+)
+def test_exceptiile_pytorch_spuse_in_romana(functie, fragmente):
+    eroare = _exceptie(functie)
+    tradusa = traduce_exceptie(eroare)
+    assert tradusa.recunoscuta, tradusa
+    assert "\n" not in tradusa.original and len(tradusa.original) <= LUNGIME_ORIGINAL
+    _verifica_textul(explica_exceptie(eroare), *fragmente)
+
+
+def test_lista_de_variante_a_lui_where_nu_ajunge_in_mesaj():
+    eroare = _exceptie(lambda: torch.where(torch.randn(3) > 0, torch.randn(3), "zero"))
+    assert "expected one of" in str(eroare) and str(eroare).count("\n") > 3  # originalul e lung
+    text = explica_exceptie(eroare)
+    _verifica_textul(text, "Mesajul original: „where() received an invalid combination of arguments - got "
+                           "(Tensor, Tensor, str)”.")
+    assert "Number other" not in text and "didn't match" not in text
+
+
+def test_diferenta_lui_assert_close_nu_e_copiata():
+    eroare = _exceptie(lambda: torch.testing.assert_close(torch.arange(10.0), torch.arange(10.0) * 2))
+    text = explica_exceptie(eroare)
+    _verifica_textul(text, "9 din 10 elemente", "90%", "la poziția (9,)")
+    assert "Mismatched" not in text and "Greatest" not in text
+
+
+try:  # curs_compilare, importat mai sus, pune TRITON_INTERPRET=1 pe o mașină fără GPU
+    import triton
+    import triton.language as tl
+except Exception:  # pragma: no cover - triton lipsește (macOS, Windows)
+    triton = tl = None
+
+if triton is not None:
+
+    @triton.jit
+    def _kernel_exp(a_ptr, iesire_ptr, n, BLOCK: tl.constexpr):
+        pozitii = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        masca = pozitii < n
+        a = tl.load(a_ptr + pozitii, mask=masca)
+        tl.store(iesire_ptr + pozitii, tl.exp(a), mask=masca)
+
+
+def _lanseaza_exp(tip):
+    dispozitiv = "cuda" if torch.cuda.is_available() else "cpu"
+    a = torch.randn(10, dtype=tip, device=dispozitiv)
+    iesire = torch.empty_like(a)
+    _kernel_exp[(1,)](a, iesire, a.numel(), BLOCK=16)
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+@pytest.mark.skipif(triton is None, reason="are nevoie de triton")
+def test_eroarea_de_tip_din_triton_spusa_in_romana():
+    eroare = _exceptie(lambda: _lanseaza_exp(torch.float16))
+    _verifica_textul(explica_exceptie(eroare), "float32 sau float64", "a primit float16", "`.to(tl.float32)`",
+                     "Mesajul original: „Expected dtype ['fp32', 'fp64'] but got fp16”.")
+
+
+def _ramificare(x):
+    if x.sum() > 0:
+        return x
+    return -x
+
+
+def test_intreruperea_grafului_sub_fullgraph_spusa_in_romana():
+    torch._dynamo.reset()
+    eroare = _exceptie(lambda: torch.compile(_ramificare, fullgraph=True, backend="eager")(torch.randn(3)))
+    assert len(str(eroare).splitlines()) > 5  # Dynamo explică pe zeci de rânduri, în engleză
+    _verifica_textul(explica_exceptie(eroare), "întrerupere a grafului", "ramificare după valoarea unui tensor",
+                     "Mesajul original: „")
+    torch._dynamo.reset()
+
+
+def test_eroarea_pe_tensorii_fake_ai_lui_dynamo_spusa_in_romana():
+    torch._dynamo.reset()
+    eroare = _exceptie(lambda: torch.compile(lambda t: t @ torch.ones(5, 5), backend="eager")(torch.randn(4)))
+    _verifica_textul(explica_exceptie(eroare), "formele nu se potrivesc", "(1, 4) și (5, 5)", "*fake*")
+    torch._dynamo.reset()
+
+
+def test_backendul_care_refuza_graful_spus_in_romana():
+    def backend_rupt(gm, exemple):
+        raise RuntimeError("backend rupt\n" + "detaliu intern\n" * 20)
+
+    torch._dynamo.reset()
+    eroare = _exceptie(lambda: torch.compile(lambda t: t + 1, backend=backend_rupt)(torch.randn(3)))
+    _verifica_textul(explica_exceptie(eroare), "backend-ul a refuzat graful", "Mesajul original: „backend rupt”.")
+    torch._dynamo.reset()
+
+
+def _eroare_lunga():
+    raise RuntimeError("primul rând " + "x" * 300 + "\nal doilea rând")
+
+
+def test_mesaj_necunoscut_lung_pastreaza_un_singur_rand_scurt():
+    eroare = _exceptie(_eroare_lunga)
+    tradusa = traduce_exceptie(eroare)
+    assert not tradusa.recunoscuta
+    assert len(tradusa.original) <= LUNGIME_ORIGINAL and tradusa.original.endswith("…")
+    text = explica_exceptie(eroare)
+    _verifica_textul(text, "PyTorch a refuzat o operație", "Mesajul original: „primul rând xxx")
+    assert "al doilea rând" not in text.partition("Mesajul original")[2]
+
+
+def test_apeleaza_spune_exceptia_in_romana_cu_linia():
+    def gresita():
+        a, b = torch.randn(2, 3), torch.randn(4, 5)
+        return a @ b
+
+    r = _mesaj(lambda: apeleaza(gresita))
+    assert not r
+    _verifica_textul(r.mesaj, "RuntimeError", "la linia", "`return a @ b`", "2 × 3 și 4 × 5")
+
+
+def test_garda_cazuta_spusa_in_romana():
+    torch._dynamo.reset()
+    torch._dynamo.utils.guard_failures.clear()
+    compilata = torch.compile(lambda x: x * 2, backend="eager", dynamic=False)
+    compilata(torch.randn(3))
+    compilata(torch.randn(4))
+    compilata(torch.randn(4, dtype=torch.float64))
+    motive = [str(m) for lista in torch._dynamo.utils.guard_failures.values() for m in lista]
+    texte = [descrie_garda(m) for m in motive]
+    assert "tensorul `x` are altă mărime pe dimensiunea 0: 4, față de 3 la compilare" in texte, texte
+    assert any("tensorul `x` are alt tip de date: torch.float64, față de torch.float32" in t for t in texte), texte
+    assert descrie_garda("0/0: s.prag == 0.5     # <string>:6 in forward\nUser stack trace:") == "`s.prag == 0.5`"
+    torch._dynamo.reset()
+
+
+def test_configuratia_dynamo_implicita_si_pusa_la_loc():
+    import torch._dynamo.eval_frame as eval_frame
+    import torch._inductor.config as config_inductor
+
+    from curs_compilare.inspectie import nume_limita_recompilari
+
+    nume = nume_limita_recompilari()
+    vechi = (getattr(torch._dynamo.config, nume), torch._dynamo.config.error_on_recompile,
+             config_inductor.fallback_random)
+    try:
+        setattr(torch._dynamo.config, nume, 64)
+        torch._dynamo.config.error_on_recompile = True
+        config_inductor.fallback_random = True
+        with torch.compiler.set_stance("default"):
+            torch.compiler.set_stance("force_eager")
+            with pytest.raises(ZeroDivisionError):
+                with configuratie_dynamo_implicita(**{"torch._inductor.config.fallback_random": False}):
+                    assert getattr(torch._dynamo.config, nume) == 8
+                    assert torch._dynamo.config.error_on_recompile is False
+                    assert config_inductor.fallback_random is False
+                    assert eval_frame._stance.stance == "default"
+                    1 / 0
+            assert getattr(torch._dynamo.config, nume) == 64
+            assert torch._dynamo.config.error_on_recompile is True
+            assert config_inductor.fallback_random is True
+            assert eval_frame._stance.stance == "force_eager"
+    finally:
+        setattr(torch._dynamo.config, nume, vechi[0])
+        torch._dynamo.config.error_on_recompile = vechi[1]
+        config_inductor.fallback_random = vechi[2]

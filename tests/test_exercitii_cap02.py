@@ -379,6 +379,18 @@ def _ex3_maybe_mark_dynamic(functie, backend):
     return apel
 
 
+def test_ex3_formele_nu_sunt_patrate_pe_nicio_samanta():
+    """Pe 1 000 de semințe: niciun lot nu are chiar atâtea rânduri câte caracteristici (altfel, cu
+    `dynamic=True`, Dynamo ar lega cele două dimensiuni și ar recompila: un răspuns corect, respins
+    din întâmplare); loturile sunt distincte, între 2 și 64."""
+    from curs_compilare.exercitii.baza import generator_aleator
+
+    for seminta in range(1000):
+        marimi, caracteristici = cap02._forme_3(generator_aleator(seminta))
+        assert caracteristici not in marimi, seminta
+        assert len(set(marimi)) == len(marimi) == cap02.NUMAR_LOTURI and all(2 <= m <= 64 for m in marimi)
+
+
 def test_ex3_accepta_referinta_si_alternative():
     _acceptat(cap02.exercitiul_3(_ex3_dynamic))
     _acceptat(cap02.exercitiul_3(_ex3_mark_dynamic))

@@ -952,9 +952,10 @@ def test_ex3_respinge_greselile_tipice(functie, fragment):
     [_rentabile_aproape_1_la_suta, _rentabile_aproape_1_la_mie, _rentabile_aproape_sub, _rentabile_rotunjit],
 )
 def test_ex3_aproape_corect_nu_primeste_un_diagnostic_anume(monkeypatch, functie):
-    # un prag mutat cu 1% (sau 0,1%) nu e „> în loc de >=” și nici altă greșeală numită
+    # un prag mutat cu 1% (sau 0,1%) nu e „> în loc de >=” și nici altă greșeală numită, pe nicio sămânță
+    # (un lot la 0,01% peste prag e mereu printre cazuri)
     numite = [mesaj[:30] for _, mesaj in cap04._IPOTEZE_3]
-    for seminta in range(15):
+    for seminta in range(200):
         monkeypatch.setenv("CURS_SEMINTA", str(seminta))
         rezultat = cap04.exercitiul_3(functie)
         _respins(rezultat, "Răspunsul nu e cel așteptat")
@@ -963,7 +964,7 @@ def test_ex3_aproape_corect_nu_primeste_un_diagnostic_anume(monkeypatch, functie
 
 
 def test_ex3_diagnosticul_strict_pe_multe_seturi(monkeypatch):
-    for seminta in range(15):
+    for seminta in range(200):
         monkeypatch.setenv("CURS_SEMINTA", str(seminta))
         _respins(cap04.exercitiul_3(_rentabile_strict), "> în loc de >=")
 

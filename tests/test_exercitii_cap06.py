@@ -494,17 +494,197 @@ def test_ex2_nescris_exceptie_si_bucla(monkeypatch):
     assert time.perf_counter() - inceput < 3
 
 
-def test_ex2_cazurile_acopera_toate_felurile_si_deosebesc_greselile(monkeypatch):
+SEMINTE_EX2 = range(200)
+
+
+@pytest.fixture(scope="module")
+def cazuri_pe_seminte():
+    """Seturile de cazuri ale exercițiului 2 pe 200 de semințe (generarea e Python pur, fără torch)."""
     from curs_compilare.exercitii.baza import generator_aleator
 
-    for seminta in range(5):
-        cazuri = cap06._cazuri_2(generator_aleator(seminta))
-        assert {c["fel"] for c in cazuri} == set(cap06._FELURI_2) | {"enunt"}
-        assert all(cap06._departare_2(c) >= 0.01 for c in cazuri)
+    return {seminta: cap06._cazuri_2(generator_aleator(seminta)) for seminta in SEMINTE_EX2}
+
+
+def test_ex2_cazurile_acopera_toate_felurile_si_deosebesc_greselile(cazuri_pe_seminte):
+    for seminta, cazuri in cazuri_pe_seminte.items():
+        assert {c["fel"] for c in cazuri} == set(cap06._FELURI_2) | {"enunt"} | {
+            f"rentabilitate_{i}_{parte}" for i in (1, 2, 3) for parte in ("sub", "peste")}, seminta
+        assert all(cap06._departare_2(c) >= 0.01 for c in cazuri), seminta
         corecte = [cap06._alege_corect(c) for c in cazuri]
-        assert None in corecte and "eager" in corecte
+        assert None in corecte and "eager" in corecte, seminta
         raspunsuri = {tuple(f(c) for c in cazuri) for _, f, _ in cap06._GRESELI_2}
-        assert len(raspunsuri) == len(cap06._GRESELI_2) and tuple(corecte) not in raspunsuri
+        assert len(raspunsuri) == len(cap06._GRESELI_2) and tuple(corecte) not in raspunsuri, seminta
+
+
+def test_ex2_cazurile_care_decid_sunt_mereu_in_set(cazuri_pe_seminte):
+    """Pe fiecare sămânță: fiecare mod lipsește dintr-un caz; trei cazuri au același număr de cereri și
+    câștigători de rangul lor (primul apel cel mai ieftin, cel mai rapid pe apel, niciunul dintre ele);
+    trei perechi au aceleași moduri, cu cereri de o parte și de alta a unui prag de rentabilitate."""
+    for seminta, cazuri in cazuri_pe_seminte.items():
+        pe_fel = {c["fel"]: c for c in cazuri}
+        for mod in cap06.NUME_MODURI:
+            assert any(mod not in c["masuratori"] for c in cazuri), (seminta, mod)
+        assert "eager" not in pe_fel["fara_eager"]["masuratori"]
+        trei = [pe_fel[f] for f in cap06._FELURI_ACELASI_N]
+        assert len({c["cereri"] for c in trei}) == 1, seminta
+        (prima_1, apel_1), (prima_2, apel_2), (prima_3, apel_3) = (cap06._extreme_2(c) for c in trei)
+        assert cap06._alege_corect(trei[0]) == prima_1 != apel_1, seminta
+        assert cap06._alege_corect(trei[1]) == apel_2 != prima_2, seminta
+        assert cap06._alege_corect(trei[2]) not in (prima_3, apel_3, None), seminta
+        for i, (minim, maxim) in enumerate(cap06._PRAGURI_RENTABILITATE_2, 1):
+            sub, peste = pe_fel[f"rentabilitate_{i}_sub"], pe_fel[f"rentabilitate_{i}_peste"]
+            assert sub["masuratori"] == peste["masuratori"] and sub["cereri"] < peste["cereri"], seminta
+            a, b = cap06._alege_corect(sub), cap06._alege_corect(peste)
+            assert None not in (a, b) and a != b, seminta
+            prag = cap06._prag_rentabilitate(sub["masuratori"][a], sub["masuratori"][b])
+            assert sub["cereri"] < prag < peste["cereri"], seminta
+
+
+def _valide(m, latenta, memorie):
+    return {n: v for n, v in m.items() if v["pe_apel_ms"] <= latenta and v["memorie_mib"] <= memorie}
+
+
+def _cost(v, n):
+    return cost_total(v["prima_s"], v["pe_apel_ms"] / 1000, n)
+
+
+def _reper_eager(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+    """Presupune că eager e mereu printre măsurători: pornește de la el și caută un mod compilat care
+    își amortizează compilarea. Corect ori de câte ori eager e acolo."""
+    eager = masuratori["eager"]
+    valide = _valide(masuratori, latenta_max_ms, memorie_max_mib)
+    cel_mai_bun, cost_minim = ("eager", _cost(eager, cereri)) if "eager" in valide else (None, math.inf)
+    for nume, m in valide.items():
+        if nume != "eager" and _cost(m, cereri) < cost_minim:
+            cel_mai_bun, cost_minim = nume, _cost(m, cereri)
+    return cel_mai_bun
+
+
+def _lista_fixa(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+    """Parcurge toate cele cinci moduri ale cursului, nu cheile primite."""
+    toate = {nume: masuratori[nume] for nume in cap06.NUME_MODURI}
+    valide = _valide(toate, latenta_max_ms, memorie_max_mib)
+    return min(valide, key=lambda n: _cost(valide[n], cereri)) if valide else None
+
+
+def _dupa_cereri(prag):
+    """Alege după numărul cererilor, nu după costuri: sub prag, primul apel cel mai ieftin; peste, cel
+    mai rapid pe apel."""
+    def alege_modul(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+        valide = _valide(masuratori, latenta_max_ms, memorie_max_mib)
+        if not valide:
+            return None
+        cheie = "prima_s" if cereri < prag else "pe_apel_ms"
+        return min(valide, key=lambda n: valide[n][cheie])
+
+    return alege_modul
+
+
+def _eager_sub_prag(prag):
+    """Sub prag, eager (dacă e valid); peste, cel mai rapid pe apel."""
+    def alege_modul(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+        valide = _valide(masuratori, latenta_max_ms, memorie_max_mib)
+        if not valide:
+            return None
+        if cereri < prag and "eager" in valide:
+            return "eager"
+        return min(valide, key=lambda n: valide[n]["pe_apel_ms"])
+
+    return alege_modul
+
+
+def _trei_regimuri(prag_1, prag_2, n_fix):
+    """Trei regimuri după numărul cererilor; la mijloc, costul total la un număr fix de cereri."""
+    def alege_modul(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+        valide = _valide(masuratori, latenta_max_ms, memorie_max_mib)
+        if not valide:
+            return None
+        if cereri < prag_1:
+            return min(valide, key=lambda n: valide[n]["prima_s"])
+        if cereri < prag_2:
+            return min(valide, key=lambda n: _cost(valide[n], n_fix))
+        return min(valide, key=lambda n: valide[n]["pe_apel_ms"])
+
+    return alege_modul
+
+
+def _cereri_fixe(n_fix):
+    """Costul total corect, dar la un număr de cereri scris pe de rost (de exemplu cel din enunț)."""
+    def alege_modul(masuratori, cereri, latenta_max_ms, memorie_max_mib):
+        valide = _valide(masuratori, latenta_max_ms, memorie_max_mib)
+        return min(valide, key=lambda n: _cost(valide[n], n_fix)) if valide else None
+
+    return alege_modul
+
+
+_GRESITE_EX2 = {
+    "reper_eager": _reper_eager,
+    "lista_fixa": _lista_fixa,
+    **{f"dupa_cereri_{prag}": _dupa_cereri(prag) for prag in (10, 100, 1000, 10_000, 100_000, 1_000_000)},
+    **{f"eager_sub_{prag}": _eager_sub_prag(prag) for prag in (10, 100, 1000, 10_000, 100_000, 1_000_000)},
+    **{f"trei_regimuri_{a}_{b}_{n}": _trei_regimuri(a, b, n)
+       for a in (10, 100, 1000) for b in (10_000, 100_000) for n in (100, 1000, 10_000) if a < n < b},
+    **{f"cereri_fixe_{n}": _cereri_fixe(n) for n in (1, 100, 1000, 10_000, 200_000, 1_000_000)},
+}
+
+
+def _respins_de_cazuri(raspuns, cazuri) -> bool:
+    """Verdictul verificării pe un set de cazuri, fără s-o ruleze: respins dacă răspunsul greșește
+    sau ridică o excepție măcar într-un caz."""
+    for caz in cazuri:
+        try:
+            obtinut = raspuns(copy.deepcopy(caz["masuratori"]), caz["cereri"], caz["latenta_max_ms"],
+                              caz["memorie_max_mib"])
+        except Exception:
+            return True
+        if obtinut != cap06._alege_corect(caz):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("nume", sorted(_GRESITE_EX2))
+def test_ex2_greselile_sunt_respinse_pe_fiecare_samanta(cazuri_pe_seminte, nume):
+    """Un răspuns greșit e respins pe fiecare dintre cele 200 de semințe, nu doar pe unele: cazurile
+    care îl separă de răspunsul corect sunt mereu în set."""
+    acceptat = [s for s, cazuri in cazuri_pe_seminte.items() if not _respins_de_cazuri(_GRESITE_EX2[nume], cazuri)]
+    assert not acceptat, f"{nume} trece pe semințele {acceptat[:10]} (din {len(SEMINTE_EX2)})"
+
+
+@pytest.mark.parametrize("raspuns", [_alege(), _alege_de_mana], ids=["referinta", "de_mana"])
+def test_ex2_raspunsurile_corecte_trec_pe_fiecare_samanta(cazuri_pe_seminte, raspuns):
+    acceptat = [s for s, cazuri in cazuri_pe_seminte.items() if not _respins_de_cazuri(raspuns, cazuri)]
+    assert acceptat == list(SEMINTE_EX2)
+
+
+def test_ex2_cele_doua_greseli_din_raport_respinse_prin_verificare_pe_200_de_seminte(monkeypatch):
+    """Prin verificarea întreagă: eager presupus mereu prezent și alegerea după numărul cererilor (cu
+    pragul la 1 000 de cereri) sunt respinse pe fiecare sămânță, cu explicația potrivită."""
+    for seminta in SEMINTE_EX2:
+        monkeypatch.setenv("CURS_SEMINTA", str(seminta))
+        rezultat = _respins(cap06.exercitiul_2(_reper_eager), "'eager'", "nu e printre măsurătorile", "KeyError")
+        assert "masuratori.items()" in rezultat.mesaj
+        _respins(cap06.exercitiul_2(_dupa_cereri(1000)), "ai ales", "trebuia")
+
+
+def test_ex2_indiciile_pentru_alegerea_dupa_cereri(monkeypatch):
+    """Alegerea după numărul cererilor primește indiciul cazurilor cu aceleași cereri; un prag cu
+    trei regimuri, pe cel al perechilor de o parte și de alta a unui prag de rentabilitate."""
+    gasit_pereche = False
+    for seminta in range(20):
+        monkeypatch.setenv("CURS_SEMINTA", str(seminta))
+        mesaj = _respins(cap06.exercitiul_2(_dupa_cereri(1000))).mesaj
+        assert "aceleași cereri, alte costuri" in mesaj and "unul dintre cele două extreme" in mesaj, mesaj
+        mesaj = _respins(cap06.exercitiul_2(_trei_regimuri(100, 10_000, 1000))).mesaj
+        gasit_pereche |= "de o parte și de alta a pragului" in mesaj and "în ambele" in mesaj
+    assert gasit_pereche
+
+
+def test_ex2_explicatia_spune_pragul_de_rentabilitate():
+    caz = {"fel": "eager_castiga", "cereri": 100, "latenta_max_ms": 50.0, "memorie_max_mib": 5000.0, "masuratori": {
+        "eager": {"prima_s": 0.05, "pe_apel_ms": 20.0, "memorie_mib": 900.0},
+        "default": {"prima_s": 20.05, "pe_apel_ms": 10.0, "memorie_mib": 800.0}}}
+    text = cap06._explica_caz_2(caz, "default", "eager")
+    assert "se egalează la vreo 2 001 cereri" in text, text
 
 
 # =============================================================================================

@@ -438,7 +438,7 @@ def n_fix(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 def test_2_erorile_lui_triton_au_indiciu_in_romana():
     rezultat = cap07.exercitiul_2(block_nu_e_putere)
-    _respins(rezultat, "Triton a oprit", "putere a lui 2", "ai dat 1000", "în engleză")
+    _respins(rezultat, "Triton a oprit", "putere a lui 2", "ai dat 1000", "Mesajul original: „")
     _respins(cap07.exercitiul_2(ordine_gresita), "Triton a oprit", "ordinea e `(a, b, iesire, n, BLOCK=…)`")
     _respins(cap07.exercitiul_2(n_fix), "`n = 1 024`", "a.numel()")
 
@@ -585,6 +585,90 @@ def test_3_aproape_corecte():
 def test_3_lista_fixa_si_fara_reset():
     _respins(cap07.exercitiul_3(_cu_comparatie(_close, fixa=True)), "niciuna dintre etapele primite")
     _respins(cap07.exercitiul_3(_cu_comparatie(_close, reset=False)), "torch._dynamo.reset()", "recompile_limit")
+
+
+@pytest.mark.parametrize("limita_ridicata", [64, 1000])
+def test_3_fara_reset_e_respins_si_cu_limita_ridicata_inainte(limita_ridicata):
+    """O celulă de mai sus a ridicat limita de recompilări (`torch._dynamo.config.recompile_limit`):
+    verificarea își pune singură limita implicită, respinge răspunsul fără `torch._dynamo.reset()` între
+    etape și lasă la sfârșit limita cum a găsit-o, și când răspunsul ridică o excepție."""
+    from curs_compilare.inspectie import nume_limita_recompilari
+
+    nume = nume_limita_recompilari()
+    vechi = getattr(torch._dynamo.config, nume)
+    try:
+        setattr(torch._dynamo.config, nume, limita_ridicata)
+        _respins(cap07.exercitiul_3(_cu_comparatie(_close, reset=False)), "torch._dynamo.reset()",
+                 "recompile_limit` (8)")
+        assert getattr(torch._dynamo.config, nume) == limita_ridicata
+        _respins(cap07.exercitiul_3(lambda functie, intrari, etape=(): 1 / 0), "ZeroDivisionError")
+        assert getattr(torch._dynamo.config, nume) == limita_ridicata
+    finally:
+        setattr(torch._dynamo.config, nume, vechi)
+
+
+def test_3_starea_lasata_de_notebook_nu_schimba_verdictul():
+    """`fallback_random = True`, o atitudine globală și o limită de recompilări coborâtă, lăsate de
+    celulele de mai sus: soluția corectă trece, iar la sfârșit totul e cum era."""
+    import torch._dynamo.eval_frame as eval_frame
+    import torch._inductor.config as config_inductor
+    from curs_compilare.inspectie import nume_limita_recompilari
+
+    nume = nume_limita_recompilari()
+    vechi = (getattr(torch._dynamo.config, nume), config_inductor.fallback_random)
+    try:
+        setattr(torch._dynamo.config, nume, 1)
+        config_inductor.fallback_random = True
+        with torch.compiler.set_stance("default"):  # atitudinea de dinainte, pusă la loc la ieșire
+            torch.compiler.set_stance("eager_on_recompile")
+            rezultat = cap07.exercitiul_3(etapa_care_schimba)
+            _acceptat(rezultat)
+            assert "Inductor generează alte numere aleatoare" in rezultat.mesaj
+            assert getattr(torch._dynamo.config, nume) == 1
+            assert config_inductor.fallback_random is True
+            assert eval_frame._stance.stance == "eager_on_recompile"
+    finally:
+        setattr(torch._dynamo.config, nume, vechi[0])
+        config_inductor.fallback_random = vechi[1]
+
+
+def test_3_cazurile_separa_greselile_pe_fiecare_samanta():
+    """Generarea cazurilor (fără compilări), pe 200 de semințe: fiecare set are cazurile care separă
+    greșelile numite (ultima etapă, comparația exactă, comparația cu etapa anterioară, toleranțele fixe),
+    iar fără `torch._dynamo.reset()` între etape măcar o etapă stricată cade după limita implicită de 8
+    compilări, deci răspunsul fără reset greșește pe orice sămânță."""
+    from curs_compilare.exercitii.baza import OPTIUNI_DYNAMO_IMPLICITE, generator_aleator
+
+    limita = OPTIUNI_DYNAMO_IMPLICITE["recompile_limit"]
+    for seminta in range(200):
+        registru = []
+        try:
+            cazuri = cap07._cazuri_exercitiul_3(generator_aleator(seminta), registru)
+            assert {c[4] for c in cazuri} == {None, "ultima", "exact", "anterioara", "fixa"}, seminta
+            assert {c[3] for c in cazuri} == {torch.float32, torch.float64}, seminta
+            assert sum(c[2] is None for c in cazuri) == 1, seminta
+            # Fără reset, fiecare etapă e cel puțin o compilare nouă a aceleiași funcții; după limită, Dynamo
+            # o rulează eager, iar o etapă stricată pare corectă.
+            compilari, prinsa = 0, False
+            for _, etape, asteptat, _, _ in cazuri:
+                for etapa in etape:
+                    compilari += 1
+                    if etapa == asteptat and compilari > limita:
+                        prinsa = True
+            assert prinsa, seminta
+        finally:
+            cap07._dezinregistreaza(registru)
+
+
+def test_4_alte_numere_de_pasi_pe_fiecare_samanta():
+    """Numerele de pași ale verificării, pe 200 de semințe: unul mai mic și unul mai mare decât cel al
+    primului apel (o buclă de lungime fixă e prinsă mereu)."""
+    from curs_compilare.exercitii.baza import generator_aleator
+
+    for seminta in range(200):
+        for pasi in (6, 20, 50):
+            mai_mic, mai_mare = cap07._alti_pasi(generator_aleator(seminta), pasi)
+            assert 2 <= mai_mic < pasi < mai_mare, (seminta, pasi, mai_mic, mai_mare)
 
 
 def test_3_unealta_cursului_ca_scurtatura():
@@ -795,7 +879,76 @@ def test_4_lungime_fixa_a_buclei():
 
 
 def test_4_lucrul_eager_trecut_printr_o_functie_compilata_banala():
-    _respins(cap07.exercitiul_4(bucla_cu_momeala), "rulează eager", "grosul pasului nu e compilat")
+    rezultat = cap07.exercitiul_4(bucla_cu_momeala)
+    _respins(rezultat, "rulează eager", "operații de calcul", "`aten::matmul` (2 pe pas)", "`aten::mul`",
+             "nu intră la socoteală", "Compilează pasul întreg")
+
+
+_pas_fullgraph = torch.compile(_pas, fullgraph=True)
+
+
+def bucla_cu_tampon(w, x, tinta, pasi):  # corectă: pasul întreg, fullgraph=True, pierderile într-un tampon
+    viteza = torch.zeros_like(w)
+    pierderi = torch.empty(pasi, dtype=w.dtype, device=w.device)
+    for i in range(pasi):
+        w, viteza, pierdere = _pas_fullgraph(w, viteza, x, tinta)
+        pierderi[i] = pierdere
+    return w, pierderi
+
+
+def bucla_cu_tampon_copy(w, x, tinta, pasi):  # corectă: aceeași, cu `copy_`
+    viteza = torch.zeros_like(w)
+    pierderi = torch.zeros(pasi, dtype=w.dtype, device=w.device)
+    for i in range(pasi):
+        w, viteza, pierdere = _pas_fullgraph(w, viteza, x, tinta)
+        pierderi[i].copy_(pierdere)
+    return w, pierderi
+
+
+@pytest.mark.parametrize("bucla", [bucla_cu_tampon, bucla_cu_tampon_copy], ids=["atribuire", "copy_"])
+def test_4_pierderile_intr_un_tampon_prealocat_sunt_acceptate(bucla):
+    """Copierea pierderii într-un tampon (`aten::select` + `aten::copy_` pe pas, în afara grafului) nu e
+    un calcul al pasului rulat eager: răspunsul e corect."""
+    _acceptat(cap07.exercitiul_4(bucla))
+
+
+def bucla_cu_item_in_bucla(w, x, tinta, pasi):  # pasul fără întreruperi, dar `.item()` în bucla eager
+    viteza = torch.zeros_like(w)
+    pierderi = []
+    for _ in range(pasi):
+        w, viteza, pierdere = _pas_fullgraph(w, viteza, x, tinta)
+        pierderi.append(pierdere.item())
+    return w, torch.tensor(pierderi, dtype=w.dtype, device=w.device)
+
+
+def bucla_cu_verificare_la_fiecare_pas(w, x, tinta, pasi):  # un `if` pe un tensor la fiecare pas
+    viteza = torch.zeros_like(w)
+    pierderi = torch.empty(pasi, dtype=w.dtype, device=w.device)
+    for i in range(pasi):
+        w, viteza, pierderi[i] = _pas_fullgraph(w, viteza, x, tinta)
+        if not torch.isfinite(pierderi[i]):
+            raise FloatingPointError("pierderea nu e finită")
+    return w, pierderi
+
+
+def test_4_sincronizarea_la_fiecare_pas_e_numita():
+    _respins(cap07.exercitiul_4(bucla_cu_item_in_bucla), "aduce o valoare", "`aten::item` (1 pe pas)", "sincronizare",
+             lipsa=("Compilează pasul întreg",))
+    _respins(cap07.exercitiul_4(bucla_cu_verificare_la_fiecare_pas), "aduce o valoare", "`aten::is_nonzero`")
+
+
+def test_4_operatiile_numarate_pe_pas():
+    """Numărătoarea, fără profiler: copierile și vederile nu se numără, calculele da, cu numele lor."""
+    from collections import Counter
+
+    o_data = Counter({"aten::zeros_like": 1, "aten::stack": 1})
+    copieri = Counter({"aten::zeros_like": 1, "aten::stack": 1, "aten::select": 9, "aten::copy_": 9})
+    cap07._verifica_operatiile_eager_4(o_data + Counter({"aten::select": 4, "aten::copy_": 4}), copieri, 4, 9)
+    calcul = copieri + Counter({"aten::mul": 15, "aten::mm": 10})
+    with pytest.raises(cap07.GresealaCursant, match=r"`aten::mul` \(3 pe pas\), `aten::mm` \(2 pe pas\)"):
+        cap07._verifica_operatiile_eager_4(o_data, calcul, 4, 9)
+    with pytest.raises(cap07.GresealaCursant, match="aten::item"):
+        cap07._verifica_operatiile_eager_4(o_data, o_data + Counter({"aten::item": 5}), 4, 9)
 
 
 def test_4_referinta_si_exemplul_stricat_chemate_din_bucla():

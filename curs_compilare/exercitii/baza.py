@@ -18,6 +18,7 @@ Reguli pe care le respectă fiecare verificare a cursului:
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import ctypes
 import linecache
@@ -36,7 +37,7 @@ from typing import Any, Callable
 
 import torch
 
-from ..cifre import format_numar, format_timp
+from ..cifre import cu_substantiv, format_numar, format_timp
 
 __all__ = [
     "Rezultat",
@@ -46,6 +47,13 @@ __all__ = [
     "compara_tensori",
     "cere_numar",
     "explica_exceptie",
+    "traduce_exceptie",
+    "traduce_mesaj",
+    "descrie_garda",
+    "ExceptieTradusa",
+    "original_scurt",
+    "cu_originalul",
+    "LUNGIME_ORIGINAL",
     "linia_cursantului",
     "generator_aleator",
     "limita_timp",
@@ -53,6 +61,8 @@ __all__ = [
     "verificare",
     "fara_jurnale_torch",
     "goleste_dynamo",
+    "configuratie_dynamo_implicita",
+    "OPTIUNI_DYNAMO_IMPLICITE",
     "NESCRIS",
     "LIMITA_APEL_S",
     "LIMITA_VERIFICARE_S",
@@ -81,6 +91,58 @@ def goleste_dynamo() -> None:
     esecuri = getattr(torch._dynamo.utils, "guard_failures", None)
     if esecuri is not None:
         esecuri.clear()
+
+
+#: Opțiunile lui Dynamo de care depind verificările care numără compilări, cu valorile lor implicite
+#: din PyTorch (numele noi; `_nume_optiune` le găsește și pe cele vechi, `cache_size_limit`).
+OPTIUNI_DYNAMO_IMPLICITE = {
+    "recompile_limit": 8,
+    "accumulated_recompile_limit": 256,
+    "error_on_recompile": False,
+    "fail_on_recompile_limit_hit": False,
+}
+_NUME_VECHI = {"recompile_limit": "cache_size_limit", "accumulated_recompile_limit": "accumulated_cache_size_limit"}
+
+
+def _nume_optiune(configuratie, nume: str) -> str | None:
+    if hasattr(configuratie, nume):
+        return nume
+    vechi = _NUME_VECHI.get(nume)
+    return vechi if vechi and hasattr(configuratie, vechi) else None
+
+
+@contextlib.contextmanager
+def configuratie_dynamo_implicita(**alte):
+    """Cât ține blocul, opțiunile lui Dynamo de care depinde o verificare au valorile implicite din
+    PyTorch (`OPTIUNI_DYNAMO_IMPLICITE`: limita de 8 recompilări, fără eroare la recompilare), iar
+    atitudinea lui e cea implicită (`torch.compiler.set_stance("default")`), oricum le-ar fi lăsat o
+    celulă rulată înainte; la ieșire, și după o excepție, pune la loc valorile dinainte. `alte`: alte
+    opțiuni, ca `{"torch._inductor.config.fallback_random": False}` (cu numele modulului) sau
+    `recompile_limit=2` (ale lui `torch._dynamo.config`)."""
+    import importlib
+    import warnings
+
+    de_pus = [(torch._dynamo.config, nume, valoare) for nume, valoare in OPTIUNI_DYNAMO_IMPLICITE.items()]
+    for nume, valoare in alte.items():
+        modul, _, cheie = nume.rpartition(".")
+        de_pus.append((importlib.import_module(modul) if modul else torch._dynamo.config, cheie, valoare))
+    vechi = []
+    try:
+        with warnings.catch_warnings():  # opțiunile vechi își anunță numele nou
+            warnings.simplefilter("ignore")
+            for configuratie, nume, valoare in de_pus:
+                nume = _nume_optiune(configuratie, nume)
+                if nume is not None:
+                    vechi.append((configuratie, nume, getattr(configuratie, nume)))
+                    setattr(configuratie, nume, valoare)
+        atitudine = torch.compiler.set_stance("default") if hasattr(torch.compiler, "set_stance") else None
+        with atitudine if atitudine is not None else contextlib.nullcontext():
+            yield
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for configuratie, nume, valoare in reversed(vechi):
+                setattr(configuratie, nume, valoare)
 
 
 #: Mesajul pentru o soluție încă nescrisă (funcția ridică NotImplementedError).
@@ -126,7 +188,10 @@ class Rezultat:
 
 
 class GresealaCursant(Exception):
-    """Ridicată în interiorul unei verificări: mesajul ei (în română) ajunge la cursant."""
+    """Ridicată în interiorul unei verificări: mesajul ei (în română) ajunge la cursant. Ridicată de
+    `apeleaza`, are în `exceptie` excepția codului cursantului din care provine."""
+
+    exceptie: BaseException | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -430,9 +495,6 @@ _SFATURI = {
     MemoryError: "Ai cerut mai multă memorie decât există.",
 }
 
-#: Cât din mesajul unei excepții se păstrează (erorile lui Dynamo au zeci de rânduri).
-_LUNGIME_MESAJ = 400
-
 
 def _linia_din_exceptie(eroare: BaseException) -> tuple[int, str] | None:
     """Ultima linie din codul cursantului pomenită de o singură excepție: în traceback-ul ei, în
@@ -483,19 +545,368 @@ def _e_stub(eroare: BaseException) -> bool:
     return tb is None or _e_cod_al_cursantului(tb.tb_frame.f_code.co_filename)
 
 
-def explica_exceptie(eroare: BaseException, cine: str = "Codul tău", linie: tuple[int, str] | None = None) -> str:
-    """O excepție ca text pentru cursant: tipul ei, mesajul ei (scurtat), linia din codul
-    cursantului unde a apărut și un sfat. Pentru `raise NotImplementedError`, `NESCRIS`."""
+# ---------------------------------------------------------------------------------------------
+# Excepțiile, spuse în română
+# ---------------------------------------------------------------------------------------------
+
+#: Cât din mesajul original (în engleză) al unei excepții rămâne în mesajul pentru cursant: un
+#: singur rând, după explicația în română.
+LUNGIME_ORIGINAL = 120
+
+
+@dataclass(frozen=True)
+class ExceptieTradusa:
+    """O excepție spusă în română: `explicatie` (fără punct final, cu cifrele esențiale),
+    `original` (prima linie cu sens a mesajului original, cel mult `LUNGIME_ORIGINAL` caractere, sau
+    „”) și `recunoscuta` (fals când explicația e doar cea generică, după tipul excepției)."""
+
+    tip: str
+    explicatie: str
+    original: str = ""
+    recunoscuta: bool = True
+
+
+def original_scurt(text: Any, maxim: int = LUNGIME_ORIGINAL) -> str:
+    """Prima linie cu sens a unui mesaj (al unei excepții, al lui Dynamo), pe un singur rând, cel mult
+    `maxim` caractere (tăiată cu „…”). Sare peste rândurile de umplutură ale lui Dynamo („Graph
+    break …”) și taie lista de variante a unei funcții PyTorch („, but expected one of: …”)."""
+    text = str(text)
+    for linie in text.splitlines():
+        linie = " ".join(linie.split())
+        if linie and not linie.startswith(("Graph break", "Encountered graph break")):
+            break
+    else:
+        linie = " ".join(text.split())
+    linie = re.split(r",? but expected one of:|, known options are", linie)[0].rstrip(" :")
+    return linie if len(linie) <= maxim else linie[: maxim - 1].rstrip() + "…"
+
+
+def cu_originalul(original: Any) -> str:
+    """„ Mesajul original: „…”.” (un rând), de pus după explicația în română; „” dacă nu e nimic."""
+    text = original_scurt(original) if not isinstance(original, ExceptieTradusa) else original.original
+    text = text.replace("„", "\"").replace("”", "\"")
+    return f" Mesajul original: „{text}”." if text else ""
+
+
+def _numar(text: str) -> str:
+    """Un număr din mesajul unei excepții, scris ca în curs („0,428571”, „0,00001”)."""
+    try:
+        valoare = float(text)
+    except ValueError:
+        return text
+    if valoare.is_integer() and abs(valoare) < 1e15:
+        return format_numar(int(valoare))
+    return numar_precis(valoare)
+
+
+def _forma(text: str) -> str:
+    """„[2, 3]”, „2x3”, „torch.Size([2, 3])” → „(2, 3)”."""
+    cifre = re.findall(r"-?\d+", text.replace("torch.Size", ""))
+    return "(" + ", ".join(cifre) + ("," if len(cifre) == 1 else "") + ")"
+
+
+def _tip_date(text: str) -> str:
+    """Numele unui tip de date din mesajele PyTorch și Triton, așa cum îl scrii în PyTorch."""
+    text = text.strip().strip("'\"").replace("c10::", "")
+    nume = {
+        "float": "torch.float32", "Float": "torch.float32", "fp32": "float32", "double": "torch.float64",
+        "Double": "torch.float64", "fp64": "float64", "Half": "torch.float16", "half": "torch.float16",
+        "fp16": "float16", "BFloat16": "torch.bfloat16", "bf16": "bfloat16", "Long": "torch.int64",
+        "long": "torch.int64", "Int": "torch.int32", "int": "torch.int32", "Bool": "torch.bool", "bool": "torch.bool",
+    }
+    return nume.get(text, text)
+
+
+def _lista_tipuri(text: str) -> str:
+    """„['fp32', 'fp64']” → „float32 sau float64”."""
+    return " sau ".join(_tip_date(t) for t in re.findall(r"\w+", text))
+
+
+def _diferenta_assert_close(text: str) -> str | None:
+    """Mesajul lui `torch.testing.assert_close`, spus în română, cu cifrele lui."""
+    atribut = re.search(r"The values for attribute '(\w+)' do not match: (.+?) != (.+?)\.?$", text, re.M)
+    if atribut:
+        ce, obtinut, asteptat = atribut.groups()
+        if ce == "shape":
+            return f"formele diferă: rezultatul are forma {_forma(obtinut)}, iar cel așteptat {_forma(asteptat)}"
+        if ce == "dtype":
+            return f"tipurile de date diferă: rezultatul e {_tip_date(obtinut)}, iar cel așteptat {_tip_date(asteptat)}"
+        if ce == "device":
+            return f"dispozitivele diferă: rezultatul e pe {obtinut}, iar cel așteptat pe {asteptat}"
+        return f"atributul `{ce}` diferă: {obtinut} față de {asteptat}"
+    if not re.search(r"(Tensor-likes|Scalars) are not (close|equal)!", text):
+        return None
+    parti = []
+    nepotrivite = re.search(r"Mismatched elements: (\d+) / (\d+) \(([\d.]+)%\)", text)
+    if nepotrivite:
+        gresite, total, procent = nepotrivite.groups()
+        parti.append(f"{format_numar(int(gresite))} din {format_numar(int(total))} elemente "
+                     f"({format_numar(round(float(procent), 1))}%) ies din toleranță")
+    scalar = re.search(r"Expected (\S+) but got (\S+?)\.?$", text, re.M)
+    if scalar:
+        parti.append(f"se aștepta {_numar(scalar.group(1))}, a venit {_numar(scalar.group(2))}")
+    for fel, eticheta in (("absolute", "absolută"), ("relative", "relativă")):
+        potrivire = re.search(
+            rf"(?:Greatest {fel} difference|{fel.capitalize()} difference): (\S+)(?: at index (\([^)]*\)))?"
+            rf"(?: \(up to (\S+) allowed\))?", text)
+        if potrivire:
+            valoare, pozitie, toleranta = potrivire.groups()
+            fraza = f"cea mai mare diferență {eticheta}: {_numar(valoare)}"
+            if pozitie:
+                fraza += f", la poziția {pozitie}"
+            if toleranta:
+                fraza += f" (toleranța: {_numar(toleranta)})"
+            parti.append(fraza)
+    egal = "equal" in text.split("!")[0]
+    inceput = "valorile nu sunt egale" if egal else "valorile nu sunt apropiate"
+    return f"{inceput} (comparația `torch.testing.assert_close`)" + (": " + "; ".join(parti) if parti else "")
+
+
+# Fiecare regulă: (tipar, funcție care primește potrivirea și întoarce explicația).
+_REGULI_TRADUCERE: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
+    # forme
+    (re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)"),
+     lambda p: f"formele nu se potrivesc la un produs de matrice: {p[1]} × {p[2]} și {p[3]} × {p[4]}; numărul de "
+               f"coloane al primei ({p[2]}) trebuie să fie egal cu numărul de rânduri al celei de-a doua ({p[3]})"),
+    (re.compile(r"a and b must have same reduction dim, but got \[([^\]]*)\] X \[([^\]]*)\]"),
+     lambda p: f"formele nu se potrivesc la un produs de matrice: {_forma(p[1])} și {_forma(p[2])}; ultima dimensiune "
+               "a primei trebuie să fie egală cu prima dimensiune a celei de-a doua"),
+    (re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension (\d+)"),
+     lambda p: f"formele nu se potrivesc pe dimensiunea {p[3]}: {p[1]} față de {p[2]}, și niciuna nu e 1, ca să se "
+               "poată extinde (*broadcast*) la cealaltă"),
+    (re.compile(r"expanded size of the tensor \((\d+)\) must match the existing size \((\d+)\) at non-singleton "
+                r"dimension (\d+)"),
+     lambda p: f"un tensor nu se poate extinde pe dimensiunea {p[3]}: are mărimea {p[2]}, iar extinderea cere {p[1]} "
+               "(se poate extinde doar o dimensiune de mărime 1)"),
+    (re.compile(r"shape '\[([^\]]*)\]' is invalid for input of size (\d+)"),
+     lambda p: f"forma {_forma(p[1])} nu se potrivește cu un tensor de {format_numar(int(p[2]))} elemente: produsul "
+               "dimensiunilor trebuie să fie chiar numărul elementelor"),
+    (re.compile(r"Sizes of tensors must match except in dimension (\d+)\. Expected size (\d+) but got size (\d+) "
+                r"for tensor number (\d+)"),
+     lambda p: f"tensorii lipiți (`torch.cat`) trebuie să aibă aceleași mărimi în afară de dimensiunea {p[1]}: tensorul "
+               f"cu numărul {p[4]} are {p[3]}, iar primul {p[2]}"),
+    (re.compile(r"stack expects each tensor to be equal size, but got \[([^\]]*)\] at entry (\d+) and \[([^\]]*)\] "
+                r"at entry (\d+)"),
+     lambda p: f"`torch.stack` cere tensori de aceeași formă: elementul {p[2]} are forma {_forma(p[1])}, iar "
+               f"elementul {p[4]} forma {_forma(p[3])}"),
+    (re.compile(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)\)"),
+     lambda p: f"dimensiunea {p[3]} nu există: tensorul are dimensiunile de la {p[1]} la {p[2]}"),
+    (re.compile(r"index (-?\d+) is out of bounds for dimension (\d+) with size (\d+)"),
+     lambda p: f"indicele {p[1]} iese din limite pe dimensiunea {p[2]}, care are mărimea {p[3]} (indicii merg de la 0 "
+               f"la {int(p[3]) - 1})"),
+    (re.compile(r"a Tensor with (\d+) elements cannot be converted to Scalar"),
+     lambda p: f"ai cerut un număr Python (`.item()`, `float()`) dintr-un tensor cu {format_numar(int(p[1]))} "
+               "elemente; se poate doar dintr-un tensor cu un singur element"),
+    (re.compile(r"Boolean value of Tensor with more than one value is ambiguous"),
+     lambda p: "ai folosit un tensor cu mai multe elemente ca valoare de adevăr (într-un `if`, `and`, `or`); spune "
+               "ce vrei: `.any()` sau `.all()`"),
+    (re.compile(r"number of dimensions in the tensor input does not match the length of the desired ordering of "
+                r"dimensions.*?input\.dim\(\) = (\d+) is not equal to len\(dims\) = (\d+)"),
+     lambda p: f"`permute` trebuie să primească toate dimensiunile tensorului ({p[1]}), nu {p[2]}"),
+    # tipuri de date
+    (re.compile(r"Expected dtype \[([^\]]*)\] but got (\w+)"),
+     lambda p: f"operația Triton cere tipul {_lista_tipuri(p[1])}, dar a primit {_tip_date(p[2])}; convertește "
+               "valoarea înainte, de exemplu cu `.to(tl.float32)`"),
+    (re.compile(r"expected m1 and m2 to have the same dtype, but got: (\S+) != (\S+)"),
+     lambda p: f"cele două matrice ale produsului au tipuri de date diferite: {_tip_date(p[1])} și {_tip_date(p[2])}"),
+    (re.compile(r"(?:mat1|self) and mat2 must have the same dtype, but got (\w+) and (\w+)"),
+     lambda p: f"cele două matrice ale produsului au tipuri de date diferite: {_tip_date(p[1])} și {_tip_date(p[2])}"),
+    (re.compile(r"expected (?:scalar type|object of scalar type) (\w+) but (?:found|got scalar type) (\w+)", re.I),
+     lambda p: f"tipul de date nu e cel așteptat: se aștepta {_tip_date(p[1])}, a venit {_tip_date(p[2])}"),
+    (re.compile(r"result type (\w+) can't be cast to the desired output type (\w+)"),
+     lambda p: f"rezultatul are tipul {_tip_date(p[1])} și nu poate fi scris într-un tensor de tipul {_tip_date(p[2])} "
+               "(o operație pe loc sau cu `out=`)"),
+    # dispozitive
+    (re.compile(r"Expected all tensors to be on the same device, but found at least two devices, (\S+?) and (\S+?)!"),
+     lambda p: f"tensorii sunt pe dispozitive diferite: {p[1]} și {p[2]}; mută-i pe același dispozitiv (`.to(…)`)"),
+    (re.compile(r"Expected all tensors to be on the same device, but got (\w+) is on (\S+?), different from other "
+                r"tensors on (\S+?)(?: \(|$)"),
+     lambda p: f"tensorii sunt pe dispozitive diferite: argumentul `{p[1]}` e pe {p[2]}, ceilalți pe {p[3]}"),
+    (re.compile(r"Tensor on device (\S+) is not on the expected device (\S+?)!"),
+     lambda p: f"un tensor e pe {p[1]}, dar operația îl aștepta pe {p[2]}"),
+    # memorie
+    (re.compile(r"out of memory\. Tried to allocate ([\d.]+) ?(\w+)", re.I),
+     lambda p: f"memoria GPU-ului nu ajunge: încerca să aloce încă {_numar(p[1])} {p[2]}"),
+    (re.compile(r"out of resource: ([\w ]+), Required: (\d+), Hardware limit: (\d+)"),
+     lambda p: f"kernel-ul cere mai mult decât are GPU-ul din resursa „{p[1]}”: {format_numar(int(p[2]))}, față de "
+               f"cel mult {format_numar(int(p[3]))}; micșorează blocurile sau `num_stages`"),
+    # gradienți
+    (re.compile(r"a leaf Variable that requires grad is being used in an in-place operation"),
+     lambda p: "o operație pe loc pe un tensor-frunză care cere gradient (un parametru); fă-o sub `torch.no_grad()`"),
+    (re.compile(r"element (\d+) of tensors does not require grad and does not have a grad_fn"),
+     lambda p: "ai cerut gradientul unui rezultat care nu depinde de niciun tensor cu `requires_grad=True`"),
+    (re.compile(r"Trying to backward through the graph a second time"),
+     lambda p: "ai chemat `backward()` de două ori pe același graf de calcul (după primul, graful e eliberat)"),
+    # Triton
+    (re.compile(r"arange's range must be a power of 2"),
+     lambda p: "lungimea lui `tl.arange` trebuie să fie o putere a lui 2"),
+    (re.compile(r"arange's arguments must be of type tl\.constexpr"),
+     lambda p: "capetele lui `tl.arange` trebuie să fie constante la compilare (`tl.constexpr`)"),
+    (re.compile(r"^([\w.<>]+)\(\): argument '(\w+)' \(position (\d+)\) must be ([\w.]+), not ([\w.]+)"),
+     lambda p: f"argumentul `{p[2]}` (poziția {p[3]}) al lui `{p[1]}()` trebuie să fie {p[4]}, dar a primit {p[5]}"),
+    # Python
+    (re.compile(r"^([\w.<>]+)\(\) received an invalid combination of arguments - got \(([^)]*)\)"),
+     lambda p: f"apelul `{p[1]}()` a primit argumente de tipurile ({p[2]}), o combinație pe care `{p[1]}` n-o acceptă"),
+    (re.compile(r"^([\w.<>]+)\(\) missing (\d+) required (?:positional |keyword-only )?arguments?: (.+)$"),
+     lambda p: f"funcției `{p[1].split('.')[-1]}` îi lipsește argumentul {p[3]}" if p[2] == "1"
+               else f"funcției `{p[1].split('.')[-1]}` îi lipsesc {p[2]} argumente: {p[3]}"),
+    (re.compile(r"^([\w.<>]+)\(\) takes (\d+) positional arguments? but (\d+) (?:was|were) given"),
+     lambda p: f"funcția `{p[1].split('.')[-1]}` primește "
+               f"{cu_substantiv(int(p[2]), 'argument pozițional', 'argumente poziționale')}, dar a primit {p[3]}"),
+    (re.compile(r"Unexpected optimization option ([\w.]+)"),
+     lambda p: f"Inductor nu are opțiunea `{p[1]}`: `options=` primește doar nume din `torch._inductor.config`"),
+    (re.compile(r"^([\w.<>]+)\(\) got an unexpected keyword argument '(\w+)'"),
+     lambda p: f"funcția `{p[1].split('.')[-1]}` nu are un argument numit `{p[2]}`"),
+    (re.compile(r"'(\w+)' object has no attribute '(\w+)'"),
+     lambda p: f"un obiect de tip `{p[1]}` nu are atributul `{p[2]}`"),
+    (re.compile(r"module '([\w.]+)' has no attribute '(\w+)'"),
+     lambda p: f"modulul `{p[1]}` nu are atributul `{p[2]}`"),
+    (re.compile(r"'(\w+)' object is not (callable|subscriptable|iterable)"),
+     lambda p: f"un obiect de tip `{p[1]}` nu " + {"callable": "se poate chema ca o funcție",
+                                                   "subscriptable": "se poate indexa cu `[…]`",
+                                                   "iterable": "se poate parcurge"}[p[2]]),
+    (re.compile(r"unsupported operand type\(s\) for ([^:]+): '(\w+)' and '(\w+)'"),
+     lambda p: f"operația `{p[1].strip()}` nu merge între un `{p[2]}` și un `{p[3]}`"),
+    (re.compile(r"name '(\w+)' is not defined"),
+     lambda p: f"numele `{p[1]}` nu e definit (ai rulat celula în care îl definești?)"),
+    (re.compile(r"^(?:list|tuple) index out of range$"),
+     lambda p: "un indice iese din listă (ai cerut un element după ultimul)"),
+    (re.compile(r"^(?:float |integer )?division (?:or modulo )?by zero$"),
+     lambda p: "ai împărțit la zero"),
+    (re.compile(r"^maximum recursion depth exceeded"),
+     lambda p: "funcția se apelează pe ea însăși fără oprire"),
+]
+
+
+def _lant(eroare: BaseException) -> list[BaseException]:
+    lant, vazute = [], set()
+    while eroare is not None and id(eroare) not in vazute:
+        vazute.add(id(eroare))
+        lant.append(eroare)
+        eroare = eroare.__cause__ or (None if eroare.__suppress_context__ else eroare.__context__)
+    return lant
+
+
+def _traduce_text(text: str, tip_exceptie: type | None = None) -> str | None:
+    """Explicația în română a unui mesaj de eroare cunoscut, sau None."""
+    explicatie = _diferenta_assert_close(text)
+    if explicatie:
+        return explicatie
+    for tipar, traducere in _REGULI_TRADUCERE:
+        potrivire = tipar.search(text) or tipar.search(text.strip())
+        if potrivire:
+            return traducere(potrivire)
+    if tip_exceptie is not None and issubclass(tip_exceptie, KeyError):
+        cheie = text.strip()
+        return f"cheia {cheie} nu există în dicționar" if cheie else "o cheie nu există în dicționar"
+    return None
+
+
+def traduce_mesaj(text: str, tip: type | str | None = None) -> str | None:
+    """Explicația în română a unui mesaj de eroare cunoscut (textul unei excepții de tipul `tip`,
+    dat ca clasă sau ca nume: „KeyError”), sau None dacă mesajul nu e unul cunoscut."""
+    if isinstance(tip, str):
+        tip = getattr(builtins, tip, None)
+    return _traduce_text(str(text), tip if isinstance(tip, type) else None)
+
+
+def descrie_garda(text: str) -> str:
+    """Garda căzută a unei recompilări (din `torch._dynamo.utils.guard_failures`), spusă în română:
+    „tensorul `x` are altă mărime pe dimensiunea 0: 4, față de 3 la compilare” sau, pentru o gardă
+    scrisă ca o expresie Python, chiar expresia, între backtick-uri („`s.prag == 0.5`”)."""
+    text = re.sub(r"^\d+/\d+: ", "", str(text).strip())
+    reguli = (
+        (r"tensor '(.+?)' size mismatch at index (\d+)\. expected (\d+), actual (\d+)",
+         lambda p: f"tensorul `{p[1]}` are altă mărime pe dimensiunea {p[2]}: {p[4]}, față de {p[3]} la compilare"),
+        (r"tensor '(.+?)' stride mismatch at index (\d+)\. expected (\d+), actual (\d+)",
+         lambda p: f"tensorul `{p[1]}` are alt pas în memorie (*stride*) pe dimensiunea {p[2]}: {p[4]}, față de {p[3]}"),
+        (r"tensor '(.+?)' dtype mismatch\. expected (\w+), actual (\w+)",
+         lambda p: f"tensorul `{p[1]}` are alt tip de date: {_tip_date(p[3])}, față de {_tip_date(p[2])} la compilare"),
+        (r"tensor '(.+?)' requires_grad mismatch\. expected requires_grad=(\d)",
+         lambda p: f"tensorul `{p[1]}` " + ("nu mai cere" if p[2] == "1" else "cere acum") + " gradient (`requires_grad`)"),
+        (r"tensor '(.+?)' (?:device|dispatch key set) mismatch",
+         lambda p: f"tensorul `{p[1]}` e pe alt dispozitiv (sau are alte chei de dispatch) decât la compilare"),
+        (r"tensor '(.+?)' rank mismatch\. expected (\d+), actual (\d+)",
+         lambda p: f"tensorul `{p[1]}` are {p[3]} dimensiuni, față de {p[2]} la compilare"),
+        (r"^(.+?) == (.+?)\s+# duck sizing added this equality because these variables had the same size (\d+)",
+         lambda p: f"`{p[1]} == {p[2]}`: la compilare, cele două mărimi erau egale ({p[3]}), iar Dynamo a presupus "
+                   "că rămân egale (*duck sizing*); la o formă cu mărimi diferite, garda cade"),
+    )
+    for tipar, traducere in reguli:
+        potrivire = re.search(tipar, text)
+        if potrivire:
+            return traducere(potrivire)
+    expresie = re.split(r"\s+#", text.splitlines()[0])[0].strip() if text else ""
+    return f"`{original_scurt(expresie)}`" if expresie else ""
+
+
+def _sfat_generic(eroare: BaseException) -> str:
+    sfat = next((s for t, s in _SFATURI.items() if isinstance(eroare, t)), "")
+    if sfat and not sfat.startswith("PyTorch"):
+        sfat = sfat[0].lower() + sfat[1:]
+    sfat = sfat or "eroarea nu e una pe care s-o pot explica mai pe larg"
+    return sfat.rstrip(".")
+
+
+def traduce_exceptie(eroare: BaseException) -> ExceptieTradusa:
+    """Excepția `eroare` spusă în română, cu cifrele ei esențiale: diferențele găsite de
+    `torch.testing.assert_close` (câte elemente, cea mai mare diferență, unde, toleranțele),
+    tipuri de date, forme sau dispozitive nepotrivite, argumentele greșite ale unei funcții (fără
+    lista de variante), întreruperile grafului sub `fullgraph=True`, erorile lui Triton; altfel, un
+    sfat după tipul excepției. Erorile învelite de Dynamo (`TorchRuntimeError`,
+    `BackendCompilerFailed`) și de interpretorul Triton sunt despachetate: se explică cea din
+    interior. Mesajul original rămâne în `original`, un singur rând."""
+    from ..inspectie import categorie_intrerupere
+
+    tip = type(eroare).__name__
+    exc = getattr(torch._dynamo, "exc", None)
+    # 1. Învelișurile: se explică excepția din interior.
+    if exc is not None and isinstance(eroare, getattr(exc, "BackendCompilerFailed", ())):
+        interioara = getattr(eroare, "inner_exception", None) or eroare.__cause__
+        if interioara is not None and interioara is not eroare:
+            tradusa = traduce_exceptie(interioara)
+            return ExceptieTradusa(tip, f"backend-ul a refuzat graful ({tradusa.tip}: {tradusa.explicatie})",
+                                   tradusa.original, tradusa.recunoscuta)
+    if exc is not None and isinstance(eroare, getattr(exc, "TorchRuntimeError", ())):
+        interioara = re.search(r"got (\w+)\((['\"])(.*?)\2\)", str(eroare), re.S)
+        if interioara:
+            tip_interior = interioara.group(1)
+            text = interioara.group(3).replace("\\n", "\n").replace("\\'", "'").replace('\\"', '"')
+            explicatie = traduce_mesaj(text, tip_interior) or "o operație pe tensori a eșuat"
+            return ExceptieTradusa(tip, f"{explicatie} (Dynamo a încercat operația pe tensori fără date, *fake*, "
+                                        f"și a primit {tip_interior})", original_scurt(text))
+    interioare = _lant(eroare)[1:]
+    if interioare and type(eroare).__name__ in ("InterpreterError", "InternalTorchDynamoError"):
+        tradusa = traduce_exceptie(interioare[0])
+        return ExceptieTradusa(tip, tradusa.explicatie, tradusa.original, tradusa.recunoscuta)
+    text = str(eroare)
+    if getattr(eroare, "error_message", None) and hasattr(eroare, "src"):  # triton.compiler.CompilationError
+        text = str(eroare.error_message)
+    # 2. O întrerupere a grafului, transformată în eroare (`fullgraph=True`).
+    if exc is not None and isinstance(eroare, getattr(exc, "Unsupported", ())):
+        categorie = categorie_intrerupere(text)
+        return ExceptieTradusa(
+            tip, "Dynamo nu poate urmări o linie din codul tău într-un singur graf (o întrerupere a grafului)"
+            + (f": {categorie}" if categorie != "alt motiv" else ""), original_scurt(getattr(eroare, "gb_type", None) or text))
+    # 3. Mesajele cunoscute.
+    explicatie = _traduce_text(text, type(eroare))
+    if explicatie is not None:
+        return ExceptieTradusa(tip, explicatie, original_scurt(text))
+    return ExceptieTradusa(tip, _sfat_generic(eroare), original_scurt(text), recunoscuta=False)
+
+
+def explica_exceptie(eroare: BaseException, cine: str = "Codul tău", linie: tuple[int, str] | None = None,
+                     original: bool = True) -> str:
+    """O excepție ca text pentru cursant: tipul ei, linia din codul cursantului unde a apărut, ce
+    s-a întâmplat, în română, cu cifrele esențiale (`traduce_exceptie`), și, la sfârșit, un rând din
+    mesajul original (fără el, cu `original=False`, ca cine adaugă un sfat să-l pună la capăt, cu
+    `cu_originalul`). Pentru `raise NotImplementedError`, `NESCRIS`."""
     if _e_stub(eroare):
         return NESCRIS
-    text = " ".join(str(eroare).split())
-    if len(text) > _LUNGIME_MESAJ:
-        text = text[:_LUNGIME_MESAJ].rstrip() + " …"
-    tip = type(eroare).__name__
+    tradusa = traduce_exceptie(eroare)
     linie = linie or linia_cursantului(eroare)
     unde = f" la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else (f" la linia {linie[0]}" if linie else "")
-    sfat = next((s for t, s in _SFATURI.items() if isinstance(eroare, t)), "")
-    return " ".join(parte for parte in (f"{cine} a ridicat {tip}{unde}: {text or '(fără mesaj)'}.", sfat) if parte)
+    return f"{cine} a ridicat {tradusa.tip}{unde}: {tradusa.explicatie}." + (cu_originalul(tradusa) if original else "")
 
 
 def _mesaj_interzis(nume: str) -> str:
@@ -537,7 +948,9 @@ def apeleaza(functie: Callable, *argumente, limita_s: float | None = LIMITA_APEL
     except GresealaCursant:
         raise
     except Exception as eroare:  # orice altă eroare a codului cursantului
-        raise GresealaCursant(explica_exceptie(eroare)) from None
+        greseala = GresealaCursant(explica_exceptie(eroare))
+        greseala.exceptie = eroare  # pentru verificările care o explică mai pe larg
+        raise greseala from None
     finally:
         if coduri:
             sys.setprofile(profil_vechi)
@@ -616,9 +1029,10 @@ def compara_tensori(obtinut: Any, asteptat: torch.Tensor, context: str = "", rto
     except AssertionError:
         pass
     except Exception as eroare:
+        tradusa = traduce_exceptie(eroare)
         raise GresealaCursant(
-            f"Nu am putut compara rezultatul tău cu cel așteptat{unde}: {type(eroare).__name__}: "
-            f"{' '.join(str(eroare).split())[:_LUNGIME_MESAJ]}"
+            f"Nu am putut compara rezultatul tău cu cel așteptat{unde} ({tradusa.tip}): {tradusa.explicatie}."
+            f"{cu_originalul(tradusa)}"
         ) from None
     try:
         o, a = obtinut.detach().double().cpu(), asteptat.detach().double().cpu()

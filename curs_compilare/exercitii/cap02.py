@@ -18,7 +18,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from ..cifre import cu_substantiv, format_numar
-from ..inspectie import NumaratorCompilari, categorie_intrerupere, explica, motiv_scurt
+from ..inspectie import NumaratorCompilari, categorie_intrerupere, explica
 from .baza import fara_jurnale_torch as _fara_jurnale_torch
 from .baza import goleste_dynamo as _goleste_dynamo
 from .baza import (
@@ -27,10 +27,14 @@ from .baza import (
     _e_cod_al_cursantului,
     apeleaza,
     compara_tensori,
+    cu_originalul,
+    descrie_garda,
     explica_exceptie,
     generator_aleator,
     limita_timp,
     linia_cursantului,
+    traduce_exceptie,
+    traduce_mesaj,
     verificare,
 )
 
@@ -90,11 +94,10 @@ def _explica_eroare_dynamo(eroare: BaseException) -> str:
 
     # 1. O operație pe tensori eșuează (forme, tipuri): Dynamo o vede pe tensorii „fake”.
     if exc is not None and isinstance(eroare, getattr(exc, "TorchRuntimeError", ())):
-        potrivire = re.search(r"got (\w+)\((['\"])(.*?)\2\)", text, re.S)
-        detaliu = f"{potrivire.group(1)}: {potrivire.group(3)}" if potrivire else motiv_scurt(text)
+        tradusa = traduce_exceptie(eroare)
         return (
-            f"O operație din codul tău eșuează{unde}: {detaliu} PyTorch a refuzat-o: verifică formele, "
-            "tipurile și dispozitivele tensorilor."
+            f"O operație din codul tău eșuează{unde}: {tradusa.explicatie}. PyTorch a refuzat-o: verifică formele, "
+            f"tipurile și dispozitivele tensorilor.{cu_originalul(tradusa)}"
         )
     # 2. Codul tău a ridicat o excepție, pe care Dynamo a observat-o urmărindu-l.
     observata = exc is not None and isinstance(cauza, getattr(exc, "ObservedException", ()))
@@ -102,9 +105,10 @@ def _explica_eroare_dynamo(eroare: BaseException) -> str:
         potrivire = re.search(r"raised exception (\w+)\((.*)\)\s*$", str(cauza or ""), re.S)
         tip = potrivire.group(1) if potrivire else "o excepție"
         mesaj = potrivire.group(2).strip().strip("'\"") if potrivire else ""
+        explicatie = traduce_mesaj(mesaj, tip) if mesaj else None
         return (
             f"Codul tău a ridicat {tip}{unde} când a rulat compilat"
-            + (f": {mesaj}." if mesaj else ".")
+            + (f": {explicatie}." if explicatie else ".") + cu_originalul(mesaj)
         )
     # 3. O întrerupere a grafului, transformată în eroare de `fullgraph=True`.
     if exc is not None and isinstance(eroare, getattr(exc, "Unsupported", ())):
@@ -116,26 +120,27 @@ def _explica_eroare_dynamo(eroare: BaseException) -> str:
             )
         return (
             f"Cu `fullgraph=True`, Dynamo se oprește la o întrerupere a grafului{unde}: "
-            f"{categorie_intrerupere(text)}. Mesajul lui: „{motiv_scurt(text)}”. Elimină linia sau "
-            "rescrie-o cu operații pe tensori."
+            f"{categorie_intrerupere(text)}. Elimină linia sau rescrie-o cu operații pe tensori."
+            f"{cu_originalul(getattr(eroare, 'gb_type', None) or text)}"
         )
     # 4. Backend-ul a refuzat graful (de exemplu, i-ai dat opțiuni pe care nu le cunoaște).
     if exc is not None and isinstance(eroare, getattr(exc, "BackendCompilerFailed", ())):
-        interioara = getattr(eroare, "inner_exception", None) or eroare.__cause__
-        detaliu = f"{type(interioara).__name__}: {motiv_scurt(str(interioara), 300)}" if interioara else motiv_scurt(text)
+        interioara = getattr(eroare, "inner_exception", None) or eroare.__cause__ or eroare
+        tradusa = traduce_exceptie(interioara)
         sfat = ""
-        if re.search(r"\b(mode|options)\b", detaliu):
+        if re.search(r"\b(mode|options)\b", str(interioara)):
             sfat = (
                 " Când dai un backend, nu-i da lui `torch.compile` și `mode` sau `options`: acestea sunt "
                 "pentru Inductor."
             )
-        return f"Backend-ul a refuzat graful: {detaliu}.{sfat}"
+        return f"Backend-ul a refuzat graful ({tradusa.tip}): {tradusa.explicatie}.{sfat}{cu_originalul(tradusa)}"
     # 5. Altceva (o eroare a lui Dynamo pe codul tău): tipul și mesajul.
     if linie is None:
         return explica_exceptie(eroare)
+    tradusa = traduce_exceptie(eroare)
     return (
-        f"Compilată, funcția ta a dus la {type(eroare).__name__}{unde}: "
-        f"{motiv_scurt(text.split('from user code:')[0], 300)}"
+        f"Compilată, funcția ta a dus la {type(eroare).__name__}{unde}: {tradusa.explicatie}."
+        f"{cu_originalul(text.split('from user code:')[0])}"
     )
 
 
@@ -545,6 +550,16 @@ def _motive_recompilare() -> list[str]:
     return [re.sub(r"^\d+/\d+: ", "", str(m)) for motive in esecuri.values() for m in motive]
 
 
+def _forme_3(rng) -> tuple[list[int], int]:
+    """Mărimile loturilor (distincte, de la 2 la 64) și numărul de caracteristici (3–9). Niciun lot nu
+    are chiar atâtea rânduri câte caracteristici: cu `dynamic=True`, la o formă pătrată Dynamo ar
+    presupune că cele două dimensiuni rămân egale (*duck sizing*) și ar recompila la lotul următor,
+    deci un răspuns corect ar fi respins din întâmplare."""
+    caracteristici = rng.randint(3, 9)
+    marimi = rng.sample([m for m in range(2, 65) if m != caracteristici], NUMAR_LOTURI)
+    return marimi, caracteristici
+
+
 def exercitiul_3(compileaza_pentru_loturi) -> Rezultat:
     """Verifică `compileaza_pentru_loturi(functie, backend)` pe cinci mărimi de lot noi la fiecare
     rulare: rezultatele corecte, o singură compilare, fără întreruperi, și graful compilat chiar
@@ -553,8 +568,7 @@ def exercitiul_3(compileaza_pentru_loturi) -> Rezultat:
     def corp():
         rng = generator_aleator()
         strat = _strat_aleator(rng)
-        marimi = rng.sample(range(2, 65), NUMAR_LOTURI)
-        caracteristici = rng.randint(3, 9)
+        marimi, caracteristici = _forme_3(rng)
         generator = torch.Generator().manual_seed(rng.randrange(2**31))
         _goleste_dynamo()
         numarator = NumaratorCompilari()
@@ -587,11 +601,11 @@ def exercitiul_3(compileaza_pentru_loturi) -> Rezultat:
             )
         if intreruperi or any(r > 1 for _, r, _ in apeluri):
             motiv = intreruperi[0] if intreruperi else ""
-            cauza = f" ({categorie_intrerupere(motiv)}; Dynamo: „{motiv_scurt(motiv)}”)" if motiv else ""
+            cauza = f" ({categorie_intrerupere(motiv)})" if motiv else ""
             raise GresealaCursant(
                 f"Graful se întrerupe{cauza}: Dynamo îl împarte în bucăți și revine în Python între ele, la "
                 "fiecare apel. Compilează `functie` așa cum e, fără cod în jurul ei pe care Dynamo nu-l "
-                "poate urmări."
+                f"poate urmări.{cu_originalul(motiv)}"
             )
         eager = [m for m, r, _ in apeluri if r == 0]
         if eager:
@@ -617,7 +631,7 @@ def exercitiul_3(compileaza_pentru_loturi) -> Rezultat:
                     "`dynamic=True` sau `torch._dynamo.mark_dynamic(x, 0)` înainte de primul apel."
                 )
             motiv = (
-                f" Garda căzută: „{motive[0]}”." if motive else
+                f" Garda căzută: {descrie_garda(motive[0])}." if motive else
                 " Nicio gardă n-a căzut: compilarea a luat-o de la zero, pentru că cache-ul lui Dynamo a fost "
                 "golit (de exemplu cu `torch._dynamo.reset()`)."
             )

@@ -19,11 +19,14 @@ from .baza import (
     apeleaza,
     cere_numar,
     compara_tensori,
+    cu_originalul,
     explica_exceptie,
     generator_aleator,
     limita_timp,
     linia_cursantului,
     numar_precis,
+    traduce_exceptie,
+    traduce_mesaj,
     verificare,
 )
 
@@ -469,7 +472,7 @@ def _text_eroare(eroare: BaseException) -> str:
     originala, eroare = eroare, _cauza(eroare)
     if hasattr(eroare, "node") and hasattr(eroare, "src") and hasattr(eroare, "error_message"):
         detaliu = eroare.error_message or (str(eroare.__cause__) if eroare.__cause__ else "")
-        detaliu = " ".join(str(detaliu).split())[:300] or "(fără mesaj)"
+        tradus = traduce_mesaj(detaliu, type(eroare.__cause__) if eroare.__cause__ is not None else None)
         rand = getattr(eroare.node, "lineno", None)
         linie = ""
         if rand and eroare.src:
@@ -477,12 +480,25 @@ def _text_eroare(eroare: BaseException) -> str:
             if 0 < rand <= len(randuri):
                 linie = f" (`{randuri[rand - 1].strip()}`)"
         unde = f" la rândul {rand} al kernel-ului{linie}" if rand else ""
-        return f"Triton n-a putut compila kernel-ul ({type(eroare).__name__}){unde}: {detaliu}."
+        return f"Triton n-a putut compila kernel-ul ({type(eroare).__name__}){unde}" + (f": {tradus}." if tradus else ".")
     # linia se caută în tot lanțul: interpretorul Triton învelește fiecare funcție @triton.jit
-    return explica_exceptie(eroare, linie=linia_cursantului(originala))
+    return explica_exceptie(eroare, linie=linia_cursantului(originala), original=False)
+
+
+def _original_eroare(eroare: BaseException) -> str:
+    """Un rând din mesajul original al excepției unei lansări (de pus la capătul explicației)."""
+    eroare = _cauza(eroare)
+    if hasattr(eroare, "node") and hasattr(eroare, "src") and hasattr(eroare, "error_message"):
+        return cu_originalul(eroare.error_message or (str(eroare.__cause__) if eroare.__cause__ else ""))
+    return cu_originalul(traduce_exceptie(eroare))
 
 
 def _explica_lansarea(eroare, date: _Date, mod: str, kernel, tipuri_trecute: set) -> str:
+    text = _explica_lansarea_fara_original(eroare, date, mod, kernel, tipuri_trecute)
+    return text if text == NESCRIS else text + _original_eroare(eroare)
+
+
+def _explica_lansarea_fara_original(eroare, date: _Date, mod: str, kernel, tipuri_trecute: set) -> str:
     cauza = _cauza(eroare)
     text = _text_eroare(eroare)
     if text == NESCRIS:

@@ -34,8 +34,10 @@ from .baza import (
     Rezultat,
     apeleaza,
     compara_tensori,
+    cu_originalul,
     generator_aleator,
     numar_precis,
+    traduce_exceptie,
     verificare,
 )
 
@@ -405,10 +407,11 @@ _EXPLICATIA_2 = (
 )
 
 _MESAJ_SUPRASCRIS_REAL = (
-    "PyTorch a refuzat să citească o ieșire a modelului compilat: „accessing tensor output of "
-    "CUDAGraphs that has been overwritten by a subsequent run”, adică ieșirea a fost suprascrisă "
-    "de un apel ulterior. În loc să-ți dea în tăcere valori greșite, torch.compile te oprește. "
+    "PyTorch a refuzat să citească o ieșire a modelului compilat: ieșirea a fost suprascrisă de un apel "
+    "ulterior. În loc să-ți dea în tăcere valori greșite, torch.compile te oprește. "
 )
+#: Mesajul original al lui PyTorch, pus la capătul explicației.
+_ORIGINAL_SUPRASCRIS = cu_originalul("accessing tensor output of CUDAGraphs that has been overwritten by a subsequent run")
 
 
 def _e_suprascriere(eroare: BaseException | str) -> bool:
@@ -518,7 +521,7 @@ def _verifica_cu_model(ruleaza_tot, model, intrari: list[torch.Tensor], asteptat
         if _e_suprascriere(greseala):
             raise GresealaCursant(
                 _MESAJ_SUPRASCRIS_REAL + "S-a întâmplat chiar în codul tău: ai citit o ieșire după un apel "
-                f"ulterior al modelului. {_EXPLICATIA_2}"
+                f"ulterior al modelului. {_EXPLICATIA_2}{_ORIGINAL_SUPRASCRIS}"
             ) from None
         raise
     facute = apeluri() - inainte
@@ -539,20 +542,19 @@ def _verifica_cu_model(ruleaza_tot, model, intrari: list[torch.Tensor], asteptat
         if _e_suprascriere(greseala):
             raise GresealaCursant(
                 _MESAJ_SUPRASCRIS_REAL + "S-a întâmplat când am citit lista pe care ai întors-o: cel puțin "
-                f"o ieșire din ea nu mai există. {_EXPLICATIA_2}"
+                f"o ieșire din ea nu mai există. {_EXPLICATIA_2}{_ORIGINAL_SUPRASCRIS}"
             ) from None
         raise
     except Exception as eroare:  # citirea unei ieșiri a ridicat o eroare
         if _e_suprascriere(eroare):
             raise GresealaCursant(
                 _MESAJ_SUPRASCRIS_REAL + "S-a întâmplat când am citit lista pe care ai întors-o: cel puțin "
-                f"o ieșire din ea nu mai există. {_EXPLICATIA_2}"
+                f"o ieșire din ea nu mai există. {_EXPLICATIA_2}{_ORIGINAL_SUPRASCRIS}"
             ) from None
-        linii = str(eroare).strip().splitlines()
-        detaliu = linii[0][:300] if linii else ""
+        tradusa = traduce_exceptie(eroare)
         raise GresealaCursant(
-            f"Când am citit ieșirile tale, PyTorch a ridicat {type(eroare).__name__}: {detaliu}. Întoarce o "
-            "listă de tensori obișnuiți, câte o copie pentru fiecare intrare."
+            f"Când am citit ieșirile tale, PyTorch a ridicat {tradusa.tip}: {tradusa.explicatie}. Întoarce o "
+            f"listă de tensori obișnuiți, câte o copie pentru fiecare intrare.{cu_originalul(tradusa)}"
         ) from None
 
 
@@ -600,11 +602,11 @@ def _runda_compilat(ruleaza_tot, aleator, toleranta) -> None:
     try:
         modul, compilat = _model_compilat_pe_gpu()
     except Exception as eroare:
+        tradusa = traduce_exceptie(eroare)
         raise GresealaCursant(
             "Soluția ta e corectă pe modelul care imită bufferul static, dar n-am reușit să compilez "
-            f"modelul de verificare cu mode=\"reduce-overhead\" ({type(eroare).__name__}: "
-            f"{str(eroare).strip().splitlines()[0][:200] if str(eroare).strip() else ''}). "
-            "Repornește kernel-ul notebook-ului și rulează din nou."
+            f"modelul de verificare cu mode=\"reduce-overhead\" ({tradusa.tip}: {tradusa.explicatie}). "
+            f"Repornește kernel-ul notebook-ului și rulează din nou.{cu_originalul(tradusa)}"
         ) from None
     intrari = _intrari(aleator.randint(2, 7), 2, "cuda", _samanta(aleator))
     dupa = _intrari(2, 2, "cuda", _samanta(aleator))
@@ -711,16 +713,17 @@ def _timpi(accelerare: float, aleator) -> tuple[float, float]:
     return r * accelerare, r
 
 
-def _set_aleator(aleator, prag: float, roluri: list[str]) -> dict:
+def _set_aleator(aleator, prag: float, roluri: list[str], distante=_DISTANTE_LA_PRAG) -> dict:
     """Un dicționar de măsurători: câte un lot (crescător) pentru fiecare rol din `roluri`, cu
-    accelerarea cerută de rol; cheile puse în dicționar într-o ordine amestecată."""
+    accelerarea cerută de rol (la „peste” și „sub”, la o distanță relativă de prag aleasă din
+    `distante`); cheile puse în dicționar într-o ordine amestecată."""
     loturi = sorted(aleator.sample(_LOTURI_POSIBILE, len(roluri)))
     masuratori = {}
     for lot, rol in zip(loturi, roluri):
         if rol == "exact":
             masuratori[lot] = _lot_exact_la_prag(prag, aleator)
             continue
-        distanta = aleator.choice(_DISTANTE_LA_PRAG)
+        distanta = aleator.choice(distante)
         accelerare = {
             "mult_peste": prag * aleator.uniform(1.3, 3.0),
             "peste": prag * (1 + distanta),
@@ -753,7 +756,10 @@ def _cazuri_3(aleator) -> list[tuple[str, dict, float | None]]:
     prag_mic, prag_mare = aleator.choice(mici), aleator.choice(mari)
     return [
         ("măsurătorile de exemplu", MASURATORI_EXEMPLU, None),
-        ("măsurători cu zgomot, unde accelerarea nu scade monoton", _set_aleator(aleator, _PRAG_IMPLICIT, zgomot(_PRAG_IMPLICIT)), None),
+        # Aici, loturile „chiar peste” și „chiar sub” prag sunt la cea mai mică distanță (0,01%): un prag
+        # mutat cu 0,1% le desparte de „>” în loc de „>=”, pe orice sămânță.
+        ("măsurători cu zgomot, unde accelerarea nu scade monoton",
+         _set_aleator(aleator, _PRAG_IMPLICIT, zgomot(_PRAG_IMPLICIT), distante=_DISTANTE_LA_PRAG[:1]), None),
         ("măsurători cu zgomot, cu un prag mai mic", _set_aleator(aleator, prag_mic, zgomot(prag_mic)), prag_mic),
         ("măsurători cu zgomot, cu un prag mai mare", _set_aleator(aleator, prag_mare, zgomot(prag_mare)), prag_mare),
         ("măsurători unde niciun lot nu trece pragul",

@@ -18,6 +18,7 @@ mereu aceleași). Codul cursantului se apelează numai prin `apeleaza` sau în `
 from __future__ import annotations
 
 import itertools
+import re
 import math
 import numbers
 from dataclasses import dataclass, replace
@@ -35,8 +36,11 @@ from .baza import (
     Rezultat,
     apeleaza,
     compara_tensori,
+    cu_originalul,
     generator_aleator,
     limita_timp,
+    traduce_exceptie,
+    traduce_mesaj,
     verificare,
 )
 
@@ -255,23 +259,31 @@ def _e_de_tipul(eroare: BaseException, nume_clasa: str) -> bool:
 def _explica_eroare_triton(eroare: Exception, nume: str) -> str:
     """O eroare de compilare sau de lansare a lui Triton, explicată pe scurt."""
     randuri = [r.strip() for r in str(eroare).strip().splitlines() if r.strip()]
-    detaliu = (randuri[-1] if randuri else type(eroare).__name__)[:300]
+    ultimul = randuri[-1] if randuri else ""
+    original = cu_originalul(ultimul)
     if _e_de_tipul(eroare, "OutOfResources"):
+        resurse = re.search(r"Required: (\d+),?\s*Hardware limit: (\d+)", str(eroare))
+        cifre = (f" (cere {format_octeti(int(resurse[1]))}, GPU-ul are {format_octeti(int(resurse[2]))})"
+                 if resurse else "")
         if "shared" in str(eroare).lower():
             return (
-                f"Triton n-a putut compila {nume}: nu încape în memoria partajată a GPU-ului ({detaliu}). "
+                f"Triton n-a putut compila {nume}: nu încape în memoria partajată a GPU-ului{cifre}. "
                 "Fiecare etapă (num_stages) ține în memoria partajată câte o placă BM × BK din A și una "
-                "BK × BN din B: micșorează BK sau num_stages, ori plăcile."
+                f"BK × BN din B: micșorează BK sau num_stages, ori plăcile.{original}"
             )
         return (
-            f"Triton n-a putut compila {nume}: depășește resursele GPU-ului ({detaliu}). Micșorează "
-            "plăcile sau schimbă numărul de warp-uri."
+            f"Triton n-a putut compila {nume}: depășește resursele GPU-ului{cifre}. Micșorează "
+            f"plăcile sau schimbă numărul de warp-uri.{original}"
         )
+    tradus = traduce_mesaj(ultimul) if ultimul else None
     if _e_de_tipul(eroare, "CompilationError") or _e_de_tipul(eroare, "CompileTimeAssertionFailure"):
         return (
-            f"Triton n-a putut compila kernel-ul cu {nume}: {detaliu}. Verifică valorile din configurație."
+            f"Triton n-a putut compila kernel-ul cu {nume}" + (f": {tradus}" if tradus else "")
+            + f". Verifică valorile din configurație.{original}"
         )
-    return f"Kernel-ul n-a rulat cu {nume}: {type(eroare).__name__}: {detaliu}."
+    # Triton pune rândul cu sens la sfârșitul mesajului (după codul kernel-ului): de acolo se ia originalul.
+    explicatie = traduce_mesaj(ultimul, type(eroare)) or traduce_exceptie(eroare).explicatie
+    return f"Kernel-ul n-a rulat cu {nume} ({type(eroare).__name__}): {explicatie}.{original}"
 
 
 def _lanseaza_configuratia(reglare, a, b, numar, configuratie):

@@ -10,7 +10,9 @@
   `torch.compiler.is_compiling()`), iar pasul nu se recompilează după primii doi pași.
 - Exercițiul 2: alegerea modului de compilare pentru o constrângere de servire, din cifre
   măsurate (memoria: cea cerută de mod, creșterea la un apel plus grupul grafurilor CUDA), pe
-  cazuri alese la întâmplare (plus cifrele din enunț, `EXEMPLU_2`).
+  cazuri cu cifre alese la întâmplare în jurul situațiilor care separă răspunsul corect de
+  greșeli (un mod care lipsește, același număr de cereri cu câștigători diferiți, cereri de o
+  parte și de alta a unui prag de rentabilitate), plus cifrele din enunț, `EXEMPLU_2`.
 - Exercițiul 3: compilarea regională a blocului repetat, pe două modele mici (2 și 3–4 straturi):
   ieșirile egale cu eager, `state_dict` neschimbat, clasa `BlocTransformer` neatinsă (o
   `forward` compilată pusă în clasă e respinsă și clasa e pusă la loc), fiecare strat rulat
@@ -52,10 +54,13 @@ from .baza import (
     Rezultat,
     apeleaza,
     compara_tensori,
+    cu_originalul,
     explica_exceptie,
     generator_aleator,
     limita_timp,
+    linia_cursantului,
     numar_precis,
+    traduce_exceptie,
     verificare,
 )
 
@@ -499,18 +504,19 @@ def _un_pas_1(t, n, optimizator, pas_optimizare, parametri, parametri_umbra, opt
     except GresealaCursant as greseala:
         if _limita_atinsa(jurnal.getvalue()):
             raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True)) from None
+        eroare = getattr(greseala, "exceptie", None)
         if "a ridicat Unsupported" in str(greseala):
             planificator = (
                 " Aici, planificatorul învelește `optimizator.step()` într-o funcție pe care Dynamo n-o "
                 "urmărește (în lr_scheduler.py), deci graful se întrerupe acolo; pasul optimizatorului se "
                 "compilează oricum, în graful lui. Scoate `fullgraph=True` sau schimbă rata fără "
                 "planificator (`fill_` pe tensorul ratei)."
-                if "lr_scheduler" in str(greseala) else " Scoate `fullgraph=True`."
+                if "lr_scheduler" in str(greseala) + str(eroare) else " Scoate `fullgraph=True`."
             )
             raise GresealaCursant(
                 f"La pasul {t}, Dynamo n-a putut urmări `pas_optimizare` într-un singur graf, iar cu "
-                f"`fullgraph=True` o întrerupere a grafului e o eroare.{planificator} Mesajul lui Dynamo: "
-                f"{str(greseala).split(': ', 1)[-1][:240]}"
+                f"`fullgraph=True` o întrerupere a grafului e o eroare.{planificator}"
+                + (cu_originalul(traduce_exceptie(eroare)) if eroare is not None else "")
             ) from None
         raise
     if _limita_atinsa(jurnal.getvalue()):
@@ -778,78 +784,106 @@ _GRESELI_2 = (
 )
 
 
-def _caz_aleator(rng, fel: str) -> dict:
-    """Un caz al exercițiului 2, de felul cerut, cu valori plauzibile (milisecunde pe cerere la lot
-    1 pe un GPU; la felul „un_apel_in_plus”, secunde pe cerere, ca la loturi mari). Memoria e cea
+def _masuratori_aleatoare(rng, nume: list[str], eager_ms: float) -> dict:
+    """Cifrele modurilor `nume` (în altă ordine la fiecare caz), pornind de la timpul pe apel al lui
+    eager: modurile compilate sunt mai rapide pe apel și au primul apel mai scump. Memoria e cea
     cerută de mod: fuziunea o scade puțin (default), grupul grafurilor CUDA o crește
     (reduce-overhead, max-autotune)."""
+    default_ms = eager_ms * rng.uniform(0.45, 0.8)
+    fara_cg_ms = default_ms * rng.uniform(0.8, 0.97)
+    reduce_ms = default_ms * rng.uniform(0.3, 0.75)
+    autotune_ms = min(reduce_ms, fara_cg_ms) * rng.uniform(0.75, 0.97)
+    prima_default = rng.uniform(8, 40)
+    memorie = rng.uniform(300, 4000)
+    valori = {
+        "eager": (eager_ms / 1000 * rng.uniform(1.2, 3), eager_ms, memorie),
+        "default": (prima_default, default_ms, memorie * rng.uniform(0.8, 1.0)),
+        "reduce-overhead": (prima_default + rng.uniform(2, 15), reduce_ms, memorie * rng.uniform(1.2, 2.0)),
+        "max-autotune-no-cudagraphs": (prima_default + rng.uniform(30, 200), fara_cg_ms, memorie * rng.uniform(0.8, 1.05)),
+    }
+    valori["max-autotune"] = (
+        valori["max-autotune-no-cudagraphs"][0] + rng.uniform(5, 40), autotune_ms,
+        valori["reduce-overhead"][2] * rng.uniform(1.0, 1.15),
+    )
+    ordine = list(dict.fromkeys(nume))
+    rng.shuffle(ordine)
+    return {
+        n: {"prima_s": float(round(valori[n][0], 3 if valori[n][0] < 1 else 1)),
+            "pe_apel_ms": float(round(valori[n][1], 2)),
+            "memorie_mib": float(round(valori[n][2]))}
+        for n in ordine
+    }
+
+
+#: Cazurile cu același număr de cereri și alte costuri: la aceleași cereri câștigă, pe rând, modul cu
+#: primul apel cel mai ieftin, cel mai rapid pe apel și unul dintre ele (niciunul dintre aceste două).
+#: O alegere care depinde doar de numărul cererilor (un prag: sub el, primul apel ieftin; peste el,
+#: cel mai rapid pe apel) greșește măcar unul dintre ele, oricare i-ar fi pragul.
+_FELURI_ACELASI_N = ("acelasi_n_prima", "acelasi_n_apel", "acelasi_n_mijloc")
+
+
+def _caz_aleator(rng, fel: str, cereri: int | None = None) -> dict:
+    """Un caz al exercițiului 2, de felul cerut, cu valori plauzibile (milisecunde pe cerere la lot
+    1 pe un GPU; la felul „un_apel_in_plus”, secunde pe cerere, ca la loturi mari). `cereri` fixează
+    numărul cererilor (la felurile „acelasi_n_…”)."""
     for _ in range(5000):
         nume = ["eager"] + rng.sample(NUME_MODURI[1:], rng.randint(2, 4))
         if fel in ("amortizat", "cel_mai_scump", "memoria") and rng.random() < 0.25:
-            nume = nume[1:] + rng.sample(NUME_MODURI[1:], 0)
+            nume = nume[1:]
             if len(nume) < 3:
                 nume = ["eager"] + nume
-        mare = fel == "un_apel_in_plus"
-        eager_ms = rng.uniform(400, 3000) if mare else rng.uniform(2, 40)
-        default_ms = eager_ms * rng.uniform(0.45, 0.8)
-        fara_cg_ms = default_ms * rng.uniform(0.8, 0.97)
-        reduce_ms = default_ms * rng.uniform(0.3, 0.75)
-        autotune_ms = min(reduce_ms, fara_cg_ms) * rng.uniform(0.75, 0.97)
-        prima_default = rng.uniform(8, 40)
-        memorie = rng.uniform(300, 4000)
-        valori = {
-            "eager": (eager_ms / 1000 * rng.uniform(1.2, 3), eager_ms, memorie),
-            "default": (prima_default, default_ms, memorie * rng.uniform(0.8, 1.0)),
-            "reduce-overhead": (prima_default + rng.uniform(2, 15), reduce_ms, memorie * rng.uniform(1.2, 2.0)),
-            "max-autotune-no-cudagraphs": (prima_default + rng.uniform(30, 200), fara_cg_ms, memorie * rng.uniform(0.8, 1.05)),
-        }
-        valori["max-autotune"] = (
-            valori["max-autotune-no-cudagraphs"][0] + rng.uniform(5, 40), autotune_ms,
-            valori["reduce-overhead"][2] * rng.uniform(1.0, 1.15),
-        )
-        ordine = list(dict.fromkeys(nume))
-        rng.shuffle(ordine)
-        masuratori = {
-            n: {"prima_s": float(round(valori[n][0], 3 if valori[n][0] < 1 else 1)),
-                "pe_apel_ms": float(round(valori[n][1], 2)),
-                "memorie_mib": float(round(valori[n][2]))}
-            for n in ordine
-        }
+        if fel == "fara_eager":
+            nume = nume[1:]
+        if fel in _FELURI_ACELASI_N:
+            # Timpul pe apel al lui eager, ales pe o plajă largă (de la lot 1 la loturi mari), ca la
+            # aceleași cereri să câștige când primul apel ieftin, când cel mai rapid pe apel.
+            eager_ms = 10 ** rng.uniform(math.log10(0.5), math.log10(3000))
+        elif fel == "un_apel_in_plus":
+            eager_ms = rng.uniform(400, 3000)
+        else:
+            eager_ms = rng.uniform(2, 40)
+        masuratori = _masuratori_aleatoare(rng, nume, eager_ms)
         lente = max(m["pe_apel_ms"] for m in masuratori.values())
         mari = max(m["memorie_mib"] for m in masuratori.values())
         latenta, memorie_max = float(math.ceil(lente + 1)), float(math.ceil(mari + 100))
-        if fel == "amortizat":
-            cereri = int(10 ** rng.uniform(5, 7))
+        if fel in _FELURI_ACELASI_N:
+            cereri_caz = cereri
+        elif fel == "fara_eager":
+            cereri_caz = int(10 ** rng.uniform(1, 6))
+        elif fel == "amortizat":
+            cereri_caz = int(10 ** rng.uniform(5, 7))
         elif fel == "eager_castiga":
-            cereri = int(10 ** rng.uniform(1, 3.3))
+            cereri_caz = int(10 ** rng.uniform(1, 3.3))
         elif fel == "un_apel":
-            cereri = 1
+            cereri_caz = 1
         elif fel == "cel_mai_scump":
-            cereri = int(10 ** rng.uniform(6.5, 8))
+            cereri_caz = int(10 ** rng.uniform(6.5, 8))
         elif fel == "memoria":
-            cereri = int(10 ** rng.uniform(5, 7))
+            cereri_caz = int(10 ** rng.uniform(5, 7))
             memorii = sorted(m["memorie_mib"] for m in masuratori.values())
             i = rng.randrange(1, len(memorii))
             memorie_max = float(round((memorii[i - 1] + memorii[i]) / 2))
         elif fel == "latenta":
-            cereri = int(10 ** rng.uniform(1, 3))
+            cereri_caz = int(10 ** rng.uniform(1, 3))
             pasi = sorted(m["pe_apel_ms"] for m in masuratori.values())
             i = rng.randrange(1, len(pasi))
             latenta = float(round((pasi[i - 1] + pasi[i]) / 2, 2))
         elif fel == "niciunul":
-            cereri = int(10 ** rng.uniform(3, 6))
+            cereri_caz = int(10 ** rng.uniform(3, 6))
             # latența elimină modurile lente, memoria pe cele rapide: împreună, niciunul
             pasi = sorted(m["pe_apel_ms"] for m in masuratori.values())
             latenta = float(round((pasi[0] + pasi[1]) / 2, 2))
             rapid = min(masuratori.values(), key=lambda m: m["pe_apel_ms"])
             memorie_max = float(rapid["memorie_mib"] - 1)
         elif fel == "un_apel_in_plus":
-            cereri = rng.randint(3, 80)
+            cereri_caz = rng.randint(3, 80)
         elif fel == "la_limita":
-            cereri = int(10 ** rng.uniform(2, 7))
+            cereri_caz = int(10 ** rng.uniform(2, 7))
         else:
             raise ValueError(fel)
-        caz = {"fel": fel, "masuratori": masuratori, "cereri": cereri, "latenta_max_ms": latenta,
+        if cereri_caz is None:
+            raise ValueError(f"felul „{fel}” cere numărul cererilor")
+        caz = {"fel": fel, "masuratori": masuratori, "cereri": cereri_caz, "latenta_max_ms": latenta,
                "memorie_max_mib": memorie_max}
         if fel == "la_limita":
             castigator = _alege_corect(caz)
@@ -863,6 +897,60 @@ def _caz_aleator(rng, fel: str) -> dict:
     raise RuntimeError(f"n-am putut genera un caz „{fel}”")
 
 
+def _prag_rentabilitate(a: dict, b: dict) -> float | None:
+    """Numărul de cereri la care costurile totale a două moduri se egalează (None dacă unul e mai
+    ieftin oricâte cereri ar fi): prima_a + (n − 1) · pe_a = prima_b + (n − 1) · pe_b."""
+    diferenta_pe_apel = (a["pe_apel_ms"] - b["pe_apel_ms"]) / 1000
+    if diferenta_pe_apel == 0:
+        return None
+    n = 1 + (b["prima_s"] - a["prima_s"]) / diferenta_pe_apel
+    return n if n > 1 else None
+
+
+def _pereche_rentabilitate(rng, numar: int, minim: float, maxim: float) -> list[dict]:
+    """Două cazuri cu aceleași moduri și aceleași constrângeri, cu cereri de o parte și de alta a
+    unui prag de rentabilitate între `minim` și `maxim` cereri (ales la întâmplare între două moduri
+    care câștigă pe rând): sub prag câștigă un mod, peste prag altul. Numai costul total calculat la
+    numărul dat de cereri le alege pe amândouă bine; o regulă cu praguri fixe (sub atâtea cereri,
+    primul apel ieftin; peste, cel mai rapid pe apel) le nimerește doar dacă pragul ei cade chiar
+    între ele."""
+    for _ in range(5000):
+        nume = ["eager"] + rng.sample(NUME_MODURI[1:], rng.randint(2, 4))
+        eager_ms = 10 ** rng.uniform(math.log10(0.5), math.log10(3000))
+        masuratori = _masuratori_aleatoare(rng, nume, eager_ms)
+        latenta = float(math.ceil(max(m["pe_apel_ms"] for m in masuratori.values()) + 1))
+        memorie_max = float(math.ceil(max(m["memorie_mib"] for m in masuratori.values()) + 100))
+        praguri = [
+            n for a in masuratori for b in masuratori if a < b
+            for n in [_prag_rentabilitate(masuratori[a], masuratori[b])] if n is not None and minim <= n <= maxim
+        ]
+        rng.shuffle(praguri)
+        for prag in praguri:
+            sub = {"fel": f"rentabilitate_{numar}_sub", "masuratori": masuratori, "cereri": max(2, int(prag * rng.uniform(0.6, 0.85))),
+                   "latenta_max_ms": latenta, "memorie_max_mib": memorie_max}
+            peste = {"fel": f"rentabilitate_{numar}_peste", "masuratori": copy.deepcopy(masuratori),
+                     "cereri": int(math.ceil(prag * rng.uniform(1.15, 1.6))), "latenta_max_ms": latenta,
+                     "memorie_max_mib": memorie_max}
+            if _caz_bun(sub) and _caz_bun(peste) and _alege_corect(sub) != _alege_corect(peste):
+                return [sub, peste]
+    raise RuntimeError("n-am putut genera perechea de cazuri de o parte și de alta a pragului de rentabilitate")
+
+
+def _valide_2(caz) -> dict:
+    return {
+        nume: m for nume, m in caz["masuratori"].items()
+        if m["pe_apel_ms"] <= caz["latenta_max_ms"] and m["memorie_mib"] <= caz["memorie_max_mib"]
+    }
+
+
+def _extreme_2(caz) -> tuple[str | None, str | None]:
+    """Dintre modurile valide: cel cu primul apel cel mai ieftin și cel mai rapid pe apel."""
+    valide = _valide_2(caz)
+    if not valide:
+        return None, None
+    return (min(valide, key=lambda n: valide[n]["prima_s"]), min(valide, key=lambda n: valide[n]["pe_apel_ms"]))
+
+
 def _caz_bun(caz) -> bool:
     corect = _alege_corect(caz)
     if _departare_2(caz) < _DEPARTARE_MINIMA_2:
@@ -872,6 +960,19 @@ def _caz_bun(caz) -> bool:
     def greseala(nume):
         return next(f for n, f, _ in _GRESELI_2 if n == nume)(caz)
 
+    if fel in _FELURI_ACELASI_N:
+        prima, apel = _extreme_2(caz)
+        if corect is None or len(_valide_2(caz)) < 3 or prima == apel:
+            return False
+        if fel == "acelasi_n_prima":
+            return corect == prima
+        if fel == "acelasi_n_apel":
+            return corect == apel
+        return corect not in (prima, apel)
+    if fel == "fara_eager":
+        return corect is not None and "eager" not in m and len(m) >= 2
+    if fel.startswith("rentabilitate_"):
+        return corect is not None
     if fel == "amortizat":
         return corect not in (None, "eager")
     if fel == "eager_castiga":
@@ -894,7 +995,7 @@ def _caz_bun(caz) -> bool:
 
 
 _FELURI_2 = ("amortizat", "eager_castiga", "un_apel", "cel_mai_scump", "memoria", "latenta", "niciunul",
-             "un_apel_in_plus", "la_limita")
+             "un_apel_in_plus", "la_limita", "fara_eager", *_FELURI_ACELASI_N)
 
 _ETICHETE_2 = {
     "amortizat": "multe cereri",
@@ -906,23 +1007,52 @@ _ETICHETE_2 = {
     "niciunul": "constrângeri prea strânse",
     "un_apel_in_plus": "loturi mari, puține cereri",
     "la_limita": "un mod exact la limită",
+    "fara_eager": "fără eager printre măsurători",
+    "acelasi_n_prima": "aceleași cereri, alte costuri (1)",
+    "acelasi_n_apel": "aceleași cereri, alte costuri (2)",
+    "acelasi_n_mijloc": "aceleași cereri, alte costuri (3)",
+    **{f"rentabilitate_{i}_{parte}": f"aceleași moduri, puțin {parte} un prag de rentabilitate ({i})"
+       for i in range(1, 4) for parte in ("sub", "peste")},
     "enunt": "cifrele din enunț",
 }
 
+#: Unde pot cădea pragurile de rentabilitate ale perechilor de cazuri (în cereri): câte o pereche
+#: la puține, la mijloc și la foarte multe cereri.
+_PRAGURI_RENTABILITATE_2 = ((20, 1000), (1000, 50_000), (50_000, 5e6))
+
+#: De câte ori se reface setul de cazuri, până când fiecare greșeală cunoscută e prinsă.
+_INCERCARI_CAZURI_2 = 200
+
+
+def _set_bun_2(cazuri) -> bool:
+    """Setul separă răspunsurile corecte de cele greșite, oricare ar fi cazurile alese: fiecare mod
+    lipsește din măsurătorile măcar unui caz (un răspuns care presupune că un mod e mereu acolo
+    greșește), fiecare greșeală cunoscută dă alt răspuns decât referința undeva, iar oricare două
+    greșeli se deosebesc între ele (ca un diagnostic să nu fie ambiguu)."""
+    if any(all(nume in c["masuratori"] for c in cazuri) for nume in NUME_MODURI):
+        return False
+    corecte = tuple(_alege_corect(c) for c in cazuri)
+    raspunsuri = [tuple(f(c) for c in cazuri) for _, f, _ in _GRESELI_2]
+    return all(r != corecte for r in raspunsuri) and len(set(raspunsuri)) == len(raspunsuri)
+
 
 def _cazuri_2(rng) -> list[dict]:
-    """Cazurile, alese la întâmplare: câte unul din fiecare fel, plus cifrele din enunț; setul e
-    refăcut până când fiecare greșeală cunoscută dă alt răspuns decât referința undeva, iar oricare
-    două greșeli se deosebesc între ele (ca un diagnostic să nu fie ambiguu)."""
+    """Cazurile: cifrele din enunț plus câte unul din fiecare fel, cu cifrele alese la întâmplare în
+    jurul situației pe care o separă felul (felurile „acelasi_n_…” au același număr de cereri, ales
+    la întâmplare). Setul e refăcut până când separă răspunsurile corecte de toate greșelile
+    cunoscute (`_set_bun_2`)."""
     enunt = dict(copy.deepcopy(EXEMPLU_2), fel="enunt")
-    for _ in range(50):
-        cazuri = [enunt] + [_caz_aleator(rng, fel) for fel in _FELURI_2]
-        corecte = [_alege_corect(c) for c in cazuri]
-        raspunsuri = [tuple(f(c) for c in cazuri) for _, f, _ in _GRESELI_2]
-        if all(r != tuple(corecte) for r in raspunsuri) and len(set(raspunsuri)) == len(raspunsuri):
+    for _ in range(_INCERCARI_CAZURI_2):
+        cereri = int(10 ** rng.uniform(2.5, 4.5))
+        cazuri = [enunt] + [
+            _caz_aleator(rng, fel, cereri if fel in _FELURI_ACELASI_N else None) for fel in _FELURI_2
+        ]
+        for numar, (minim, maxim) in enumerate(_PRAGURI_RENTABILITATE_2, 1):
+            cazuri += _pereche_rentabilitate(rng, numar, minim, maxim)
+        if _set_bun_2(cazuri):
             rng.shuffle(cazuri)
             return cazuri
-    return cazuri
+    raise RuntimeError("n-am putut alege un set de cazuri care să separe toate greșelile")
 
 
 def _descrie_caz_2(caz) -> str:
@@ -951,6 +1081,16 @@ def _raspuns_2(functie, caz):
     except GresealaCursant as greseala:
         if str(greseala) == NESCRIS:
             raise
+        eroare = getattr(greseala, "exceptie", None)
+        mod = eroare.args[0] if isinstance(eroare, KeyError) and eroare.args else None
+        if isinstance(mod, str) and mod in NUME_MODURI and mod not in caz["masuratori"]:
+            linie = linia_cursantului(eroare)
+            unde = f", la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else ""
+            raise GresealaCursant(
+                f"Pentru {_descrie_caz_2(caz)}: funcția ta caută modul {mod!r}, care nu e printre măsurătorile "
+                f"acestui caz (KeyError{unde}). Nu presupune că un mod e mereu acolo: modurile măsurate diferă de "
+                "la un caz la altul. Lucrează doar cu cheile din `masuratori` (`for mod, m in masuratori.items()`)."
+            ) from None
         raise GresealaCursant(f"Pentru {_descrie_caz_2(caz)}: {greseala}") from None
 
 
@@ -1000,7 +1140,40 @@ def _explica_caz_2(caz, obtinut, asteptat) -> str:
             motiv = f" {obtinut!r} cere {format_numar(m['memorie_mib'])} MiB, peste limita de memorie."
         else:
             motiv = f" După {cu_substantiv(n, 'cerere', 'cereri')}: {total(obtinut)}, {total(asteptat)}."
+            prag = _prag_rentabilitate(m, masuratori[asteptat])
+            if prag is not None:
+                motiv += f" Costurile lor totale se egalează la vreo {cu_substantiv(round(prag), 'cerere', 'cereri')}."
     return inceput + motiv
+
+
+def _indiciu_cereri_2(cazuri, obtinute) -> str:
+    """Un indiciu pentru alegerea după numărul cererilor, nu după costuri: în cazurile cu același
+    număr de cereri ai ales mereu un mod extrem (primul apel cel mai ieftin sau cel mai rapid pe
+    apel), ori, de o parte și de alta a unui prag de rentabilitate, același mod."""
+    trei = [(c, o) for c, o in zip(cazuri, obtinute) if c["fel"] in _FELURI_ACELASI_N]
+    if any(o != _alege_corect(c) for c, o in trei) and all(o in _extreme_2(c) for c, o in trei):
+        return (
+            f"În cele trei cazuri „aceleași cereri, alte costuri”, numărul cererilor e același "
+            f"({format_numar(trei[0][0]['cereri'])}), dar câștigă, pe rând, modul cu primul apel cel mai ieftin, cel "
+            "mai rapid pe apel și unul dintre ele: ai ales de fiecare dată unul dintre cele două extreme. Alegerea "
+            "nu depinde doar de numărul cererilor, ci de costurile fiecărui mod: calculează costul total al "
+            "fiecăruia pentru `cereri` și alege-l pe cel mai mic."
+        )
+    pe_fel = {c["fel"]: (c, o) for c, o in zip(cazuri, obtinute)}
+    for numar in range(1, len(_PRAGURI_RENTABILITATE_2) + 1):
+        (sub, o_sub), (peste, o_peste) = pe_fel[f"rentabilitate_{numar}_sub"], pe_fel[f"rentabilitate_{numar}_peste"]
+        a, b = _alege_corect(sub), _alege_corect(peste)
+        if o_sub == o_peste and (o_sub, o_peste) != (a, b):
+            prag = _prag_rentabilitate(sub["masuratori"][a], sub["masuratori"][b])
+            unde = f" (vreo {cu_substantiv(round(prag), 'cerere', 'cereri')})" if prag else ""
+            return (
+                f"În cazurile „aceleași moduri, puțin sub/peste un prag de rentabilitate ({numar})”, modurile sunt "
+                f"aceleași, iar cererile ({format_numar(sub['cereri'])} și {format_numar(peste['cereri'])}) sunt de o "
+                f"parte și de alta a pragului dintre {a!r} și {b!r}{unde}: sub el câștigă {a!r}, peste el {b!r}, "
+                f"dar tu ai ales {o_sub!r} în ambele. Un prag fix pe numărul cererilor nu-l nimerește: calculează "
+                "costul total al fiecărui mod pentru `cereri` date."
+            )
+    return ""
 
 
 def exercitiul_2(alege_modul) -> Rezultat:
@@ -1012,11 +1185,17 @@ def exercitiul_2(alege_modul) -> Rezultat:
     grafuri CUDA, grupul lor de memorie. Un răspuns care cheamă referința verificării
     (`verificari._alege`, `verificari._alege_corect`) e respins.
 
-    Cazurile (3–5 moduri, în altă ordine la fiecare rulare; eager lipsește uneori) sunt alese la
-    întâmplare, plus cifrele din enunț (`EXEMPLU_2`): multe cereri (câștigă un mod compilat), puține
-    sau una singură (câștigă eager: compilarea nu se amortizează), foarte multe (câștigă modul cu
-    primul apel cel mai scump), memoria sau latența care elimină câștigătorul, niciun mod valid, un
-    mod exact la limită. Primele două moduri diferă mereu cu cel puțin 1%."""
+    Cazurile (2–5 moduri, în altă ordine la fiecare rulare) au cifrele alese la întâmplare, dar
+    felurile lor sunt mereu aceleași, fiecare în jurul situației pe care o separă, plus cifrele din
+    enunț (`EXEMPLU_2`): multe cereri (câștigă un mod compilat), puține sau una singură (câștigă
+    eager: compilarea nu se amortizează), foarte multe (câștigă modul cu primul apel cel mai scump),
+    memoria sau latența care elimină câștigătorul, niciun mod valid, un mod exact la limită; un caz
+    fără eager (și fiecare mod lipsește din măsurătorile măcar unui caz); trei cazuri cu același
+    număr de cereri, în care câștigă, pe rând, primul apel cel mai ieftin, cel mai rapid pe apel și
+    niciunul dintre ei; trei perechi cu aceleași moduri, cu cereri puțin sub și puțin peste un prag
+    de rentabilitate (la puține, la mijloc și la foarte multe cereri). Setul e refăcut până când
+    fiecare greșeală cunoscută greșește măcar un caz (`_set_bun_2`), deci verdictul nu depinde de
+    noroc. Primele două moduri diferă mereu cu cel puțin 1%."""
 
     def corp():
         cazuri = _cazuri_2(generator_aleator())
@@ -1047,8 +1226,12 @@ def exercitiul_2(alege_modul) -> Rezultat:
         text = _explica_caz_2(caz, obtinut, asteptat)
         if len(numite) == 1:
             text += "\n" + numite[0]
-        elif len(gresite) > 1:
-            text += f"\nGreșit în {cu_substantiv(len(gresite), 'caz', 'cazuri')} din {format_numar(len(cazuri))}."
+        else:
+            if len(gresite) > 1:
+                text += f"\nGreșit în {cu_substantiv(len(gresite), 'caz', 'cazuri')} din {format_numar(len(cazuri))}."
+            indiciu = _indiciu_cereri_2(cazuri, obtinute)
+            if indiciu:
+                text += "\n" + indiciu
         raise GresealaCursant(text)
 
     return verificare("Exercițiul 2", corp, limita_s=LIMITA_VERIFICARE_2_S)

@@ -26,19 +26,24 @@ import torch
 import torch.nn as nn
 
 from ..cifre import cu_substantiv, cu_unitate, format_numar, format_timp
-from ..inspectie import NumaratorCompilari, categorie_intrerupere, motiv_scurt
+from ..inspectie import NumaratorCompilari, categorie_intrerupere
 from .baza import fara_jurnale_torch as _fara_jurnale_torch
 from .baza import goleste_dynamo as _goleste_dynamo
+from .baza import configuratie_dynamo_implicita
 from .baza import (
     NESCRIS,
     GresealaCursant,
     Rezultat,
     apeleaza,
     compara_tensori,
+    cu_originalul,
+    descrie_garda,
     explica_exceptie,
     generator_aleator,
     limita_timp,
     linia_cursantului,
+    traduce_exceptie,
+    traduce_mesaj,
     verificare,
 )
 
@@ -127,6 +132,16 @@ def _restaureaza_configuratia(inainte: dict) -> None:
                     setattr(modul, cheie, valoare)
 
 
+def _cu_configuratia_implicita(corp, **alte):
+    """`corp`, rulat cu opțiunile lui Dynamo de care depinde verificarea la valorile lor implicite
+    (`configuratie_dynamo_implicita`), oricum le-ar fi lăsat celulele de mai sus; la sfârșit, puse la loc."""
+    def interior():
+        with configuratie_dynamo_implicita(**alte):
+            return corp()
+
+    return interior
+
+
 def _mesaj_configuratie(schimbate: list[str]) -> str:
     return (
         f"Codul tău schimbă configurația globală a compilatorului ({', '.join(f'`{s}`' for s in schimbate[:3])}). "
@@ -143,7 +158,7 @@ def _explica_eroare_compilata(eroare: BaseException) -> str:
         unde = f" la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else ""
         return (
             f"Cu `fullgraph=True`, Dynamo s-a oprit la o întrerupere a grafului{unde}: "
-            f"{categorie_intrerupere(str(eroare))}. Mesajul lui: „{motiv_scurt(str(eroare))}”."
+            f"{categorie_intrerupere(str(eroare))}.{cu_originalul(traduce_exceptie(eroare))}"
         )
     if exc is not None and isinstance(eroare, getattr(exc, "BackendCompilerFailed", ())):
         interioara = getattr(eroare, "inner_exception", None) or eroare.__cause__ or eroare
@@ -435,14 +450,14 @@ def exercitiul_1(FiltruReparat) -> Rezultat:
         if intreruperi:
             motiv = intreruperi[0]
             raise GresealaCursant(
-                f"Graful filtrului tău se întrerupe ({categorie_intrerupere(motiv)}; Dynamo: „{motiv_scurt(motiv)}”). "
+                f"Graful filtrului tău se întrerupe ({categorie_intrerupere(motiv)}). "
                 "Dacă citești pragul cu `.item()`, ieși din lumea tensorilor la fiecare apel: folosește "
-                "tensorul pragului direct în operații (`y.abs() > self.prag`)."
+                f"tensorul pragului direct în operații (`y.abs() > self.prag`).{cu_originalul(motiv)}"
             )
         if numarator.compilari > 1:
             garda = next((m for m in motive if "prag" in m or "==" in m), motive[0] if motive else "")
             total = cu_substantiv(numarator.compilari, "compilare", "compilări")
-            detaliu = f" Garda căzută: „{motiv_scurt(garda, 200)}”." if garda else ""
+            detaliu = f" Garda căzută: {descrie_garda(garda)}." if garda else ""
             sfat = (
                 " Pragul e încă un număr Python (float): Dynamo îl face dinamic abia după o primă "
                 "recompilare (și îl specializează din nou dacă trece printr-o funcție din `math`). Ține "
@@ -462,7 +477,7 @@ def exercitiul_1(FiltruReparat) -> Rezultat:
             "pragul e acum o valoare dintr-un tensor, nu o constantă a grafului."
         )
 
-    return verificare("Exercițiul 1", corp, limita_s=LIMITA_VERIFICARE_1_S)
+    return verificare("Exercițiul 1", _cu_configuratia_implicita(corp), limita_s=LIMITA_VERIFICARE_1_S)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -696,12 +711,14 @@ def _explica_eroare_triton(eroare: BaseException, lansari: dict | None = None) -
         return None
     linie = linia_cursantului(eroare)
     unde = f" la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else ""
-    original = next((" ".join(str(x).split()) for x in reversed(lant) if str(x).strip()), type(eroare).__name__)
-    original = original[:200].rstrip() + (" …" if len(original) > 200 else "")
+    original = next((str(x) for x in reversed(lant) if str(x).strip()), type(eroare).__name__)
+    if indiciu is None:
+        tradus = traduce_mesaj(original, type(lant[-1]))
+        indiciu = f"kernel-ul nu s-a putut rula cu argumentele date ({tradus})" if tradus else None
     return (
         f"Triton a oprit lansarea kernel-ului{unde}: "
         + (indiciu if indiciu else "kernel-ul nu s-a putut rula cu argumentele date")
-        + f". (Mesajul lui Triton, în engleză: „{original}”.)"
+        + f".{cu_originalul(original)}"
     )
 
 
@@ -1318,7 +1335,12 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
     înaintea fiecărei etape, după `recompile_limit` (8) compilări ale aceleiași funcții Dynamo nu mai
     compilează și o rulează eager, iar o etapă stricată pare corectă. Greșelile numite de mesaje:
     comparația cu etapa anterioară (abateri care se adună), ultima etapă în loc de prima, comparația
-    exactă, toleranțele fixe de float32 pe date float64, lista de etape fixă, Dynamo negolit."""
+    exactă, toleranțele fixe de float32 pe date float64, lista de etape fixă, Dynamo negolit.
+
+    Verificarea își pune singură opțiunile pe care se sprijină (`configuratie_dynamo_implicita`:
+    limita de 8 recompilări, fără eroare la recompilare, atitudinea implicită, iar
+    `torch._inductor.config.fallback_random = False`), oricum le-ar fi lăsat celulele de mai sus, și
+    le pune la loc la sfârșit, și când funcția ta ridică o excepție."""
 
     def corp():
         if not callable(etapa_care_schimba):
@@ -1373,7 +1395,12 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
             f"construite și pe cel real: {real}"
         )
 
-    return verificare("Exercițiul 3", corp, limita_s=LIMITA_VERIFICARE_3_S)
+    # Verificarea se sprijină pe limita implicită de recompilări (8): fără `torch._dynamo.reset()`
+    # între etape, compilările se adună și o etapă stricată pare corectă. O celulă de mai sus care a
+    # ridicat limita ar lăsa să treacă un asemenea răspuns; la fel, numerele aleatoare ale lui Inductor
+    # (cazul real) se deosebesc de cele eager doar cu `fallback_random = False`.
+    return verificare("Exercițiul 3", _cu_configuratia_implicita(
+        corp, **{"torch._inductor.config.fallback_random": False}), limita_s=LIMITA_VERIFICARE_3_S)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1388,17 +1415,87 @@ LIMITA_VERIFICARE_4_GPU_S = 480.0
 _TOLERANTE_4 = {"rtol": 1e-4, "atol": 1e-5}
 
 
-#: Câte operații eager (aten, în afara regiunilor compilate) pe pas are voie bucla ta: pasul are
-#: vreo 14 operații; o buclă reparată rulează, în afara grafului, doar câteva operații pe apel
-#: (`torch.zeros_like` la început, `torch.stack` la sfârșit), nu câte una pe pas.
+#: Câte operații de calcul eager (aten, în afara regiunilor compilate) pe pas are voie bucla ta:
+#: pasul are vreo 14 operații; o buclă reparată rulează, în afara grafului, doar câteva operații pe
+#: apel (`torch.zeros_like` la început, `torch.stack` la sfârșit), nu câte una pe pas. Vederile și
+#: copierile (`_MUTARI_4`) nu se numără.
 OPERATII_EAGER_PE_PAS_4 = 1.0
+
+#: Operațiile aten care doar privesc sau mută date, fără să calculeze ceva din pas: o vedere a unui
+#: tensor, o copiere într-un tampon prealocat (`pierderi[i] = pierdere` rulează `aten::select` și
+#: `aten::copy_`), o conversie. Nu se numără printre operațiile eager ale pasului.
+_MUTARI_4 = frozenset({
+    "aten::select", "aten::slice", "aten::narrow", "aten::view", "aten::reshape", "aten::as_strided",
+    "aten::unsqueeze", "aten::squeeze", "aten::expand", "aten::alias", "aten::detach", "aten::detach_",
+    "aten::copy_", "aten::fill_", "aten::index_put_", "aten::index_copy_", "aten::select_scatter",
+    "aten::to", "aten::_to_copy", "aten::lift_fresh", "aten::clone",
+})
+#: Operațiile care aduc o valoare dintr-un tensor în Python (`.item()`, `float()`, un `if` pe un
+#: tensor): pe GPU, fiecare așteaptă să termine tot ce e lansat (o sincronizare).
+_SINCRONIZARI_4 = frozenset({"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero"})
+
+
+def _operatii_pe_pas(afara: dict, afara_alti: dict, pasi: int, alti: int) -> dict[str, float]:
+    """Câte operații eager de fiecare fel rulează pe pas: diferența dintre două apeluri cu alt număr
+    de pași, împărțită la diferența pașilor (ce rulează o dată pe apel se anulează)."""
+    return {
+        nume: (afara_alti.get(nume, 0) - afara.get(nume, 0)) / (alti - pasi)
+        for nume in set(afara) | set(afara_alti)
+        if afara_alti.get(nume, 0) > afara.get(nume, 0)
+    }
+
+
+def _enumera_operatii(pe_pas: dict[str, float], cate: int = 5) -> str:
+    """„`aten::mul` (3 pe pas), `aten::mm` (2 pe pas)…”, cele mai dese întâi."""
+    ordonate = sorted(pe_pas.items(), key=lambda p: (-p[1], p[0]))
+    text = ", ".join(f"`{nume}` ({format_numar(round(numar, 1))} pe pas)" for nume, numar in ordonate[:cate])
+    return text + (" și altele" if len(ordonate) > cate else "")
+
+
+def _verifica_operatiile_eager_4(afara: dict, afara_alti: dict, pasi: int, alti: int) -> None:
+    """Respinge o buclă care, la fiecare pas, aduce o valoare în Python sau calculează eager, în
+    afara regiunilor compilate; vederile și copierile într-un tampon sunt permise."""
+    pe_pas = _operatii_pe_pas(afara, afara_alti, pasi, alti)
+    sincronizari = {n: v for n, v in pe_pas.items() if n in _SINCRONIZARI_4 and v >= 0.5}
+    if sincronizari:
+        raise GresealaCursant(
+            "Rezultatul e corect, dar la fiecare pas bucla ta aduce o valoare dintr-un tensor în Python, în afara "
+            f"grafului: {_enumera_operatii(sincronizari)} (`.item()`, `float()` sau un `if` pe un tensor). Pe GPU, "
+            "fiecare astfel de citire oprește ospătarul până termină GPU-ul tot ce i s-a dat (o sincronizare): "
+            "exact costul pe care îl repari. Păstrează pierderile ca tensori (`torch.stack` la sfârșit sau un tampon "
+            "prealocat, `pierderi[i] = pierdere`) și verifică-le, dacă vrei, o singură dată, după buclă."
+        )
+    calcul = {n: v for n, v in pe_pas.items() if n not in _MUTARI_4 and n not in _SINCRONIZARI_4}
+    total = sum(calcul.values())
+    if total > OPERATII_EAGER_PE_PAS_4:
+        raise GresealaCursant(
+            f"Rezultatul e corect și bucla are regiuni compilate, dar la fiecare pas rulează eager, în afara lor, "
+            f"cam {cu_substantiv(round(total), 'operație de calcul', 'operații de calcul')}: {_enumera_operatii(calcul)}. "
+            "Le-am numărat cu profiler-ul, ca diferență între două apeluri cu alt număr de pași (ce rulează o dată "
+            "pe apel, ca `torch.zeros_like` sau `torch.stack`, nu contează); vederile și copierile într-un tampon "
+            "(`pierderi[i] = pierdere`: `aten::select`, `aten::copy_`) nu intră la socoteală. Acestea sunt calcule "
+            "ale pasului, rulate eager: fiecare e un kernel separat, cu costul lansării lui și un drum la cămară, "
+            "tocmai ce compilarea ar fi unit într-un singur graf. Compilează pasul întreg (sau toată bucla), nu "
+            "o bucată mică din el."
+        )
+
+
+def _in_masinaria_compilarii(eveniment) -> bool:
+    """Adevărat pentru un eveniment al profiler-ului chemat dintr-o regiune compilată sau din
+    căutarea în cache-ul lui Dynamo (evaluarea gărzilor): lucrul codului compilat, nu cel eager."""
+    parinte = eveniment.cpu_parent
+    while parinte is not None:
+        if parinte.name.startswith(("Torch-Compiled Region", "TorchDynamo Cache Lookup")):
+            return True
+        parinte = parinte.cpu_parent
+    return False
 
 
 def _profil_bucla(functie, *argumente):
     """Rulează `functie(*argumente)` sub profiler și întoarce `(rezultat, regiuni, afara)`: câte
     regiuni „Torch-Compiled Region” au rulat și operațiile aten de nivel înalt (nu cele chemate de
-    alte operații aten) care au rulat în afara oricărei regiuni compilate, adică eager (un
-    `Counter` pe nume)."""
+    alte operații aten) care au rulat în afara oricărei regiuni compilate și a evaluării gărzilor,
+    adică eager (un `Counter` pe nume)."""
     from collections import Counter
 
     from torch.profiler import ProfilerActivity, profile
@@ -1413,7 +1510,7 @@ def _profil_bucla(functie, *argumente):
 
     afara = Counter(
         e.name for e in evenimente
-        if e.name.startswith("aten::") and not are_stramos_aten(e)
+        if e.name.startswith("aten::") and not are_stramos_aten(e) and not _in_masinaria_compilarii(e)
         and not any(inceput <= e.time_range.start and e.time_range.end <= sfarsit for inceput, sfarsit in regiuni)
     )
     return rezultat, len(regiuni), afara
@@ -1476,8 +1573,10 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
     `torch.compiler.set_stance("fail_on_recompile")`) și chiar rulează cod compilat (regiuni
     „Torch-Compiled Region” în profiler); cu alte două numere de pași (aleatoare), dă tot rezultatul
     lui `bucla_eager` (o buclă de lungime fixă nu trece); grosul lucrului rulează în regiunile
-    compilate: în afara lor, cel mult `OPERATII_EAGER_PE_PAS_4` operații aten pe pas (un pas eager
-    trecut printr-o funcție compilată banală nu trece); configurația globală rămâne neatinsă, iar
+    compilate: în afara lor, cel mult `OPERATII_EAGER_PE_PAS_4` operații aten de calcul pe pas (un pas
+    eager trecut printr-o funcție compilată banală nu trece; vederile și copierile într-un tampon,
+    ca `pierderi[i] = pierdere`, nu se numără) și nicio citire a unei valori în Python pe pas
+    (`.item()`, `float()`, un `if` pe un tensor); configurația globală rămâne neatinsă, iar
     bucla nu cheamă exemplul stricat sau referința eager a verificării. Pe GPU, măsoară bucla ta
     față de `bucla_eager` cu `masurare.compara` (mediana, variantele intercalate) și cere o
     accelerare de cel puțin `ACCELERARE_MINIMA_4`; pe procesor spune că viteza se verifică pe GPU."""
@@ -1504,10 +1603,10 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
                 if intreruperi:
                     motiv = intreruperi[0]
                     raise GresealaCursant(
-                        f"Rezultatul e corect, dar graful se întrerupe în buclă ({categorie_intrerupere(motiv)}; "
-                        f"Dynamo: „{motiv_scurt(motiv)}”). Fiecare întrerupere costă, la fiecare pas, încă un graf cu "
+                        f"Rezultatul e corect, dar graful se întrerupe în buclă ({categorie_intrerupere(motiv)}). "
+                        "Fiecare întrerupere costă, la fiecare pas, încă un graf cu "
                         "gărzile lui, iar `.item()` adaugă și o sincronizare cu GPU-ul. Taie gradientul cu "
-                        "`torch.where` și păstrează pierderile ca tensori."
+                        f"`torch.where` și păstrează pierderile ca tensori.{cu_originalul(motiv)}"
                     )
                 if not grafuri:
                     raise GresealaCursant(
@@ -1523,7 +1622,7 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
                 except GresealaCursant as greseala:
                     if _e_recompilare_interzisa(str(greseala)):
                         motive = _motive_recompilare()
-                        detaliu = f" Garda căzută: „{motiv_scurt(motive[-1], 200)}”." if motive else ""
+                        detaliu = f" Garda căzută: {descrie_garda(motive[-1])}." if motive else ""
                         raise GresealaCursant(
                             "Bucla ta se recompilează la al doilea apel, pe date noi de aceeași formă." + detaliu +
                             " O recompilare în bucla de antrenare costă cât sute de pași: caută valoarea Python "
@@ -1546,15 +1645,7 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
                     _verifica_pereche(obtinut, bucla_eager(w, x2, tinta2, alti), context)
                 _, _, afara_alti = _ruleaza(_profil_bucla, bucla_reparata, w.clone(), x2, tinta2, alti,
                                             ce=f"bucla ta ({context}, al doilea apel)", limita_s=LIMITA_APEL_4_S)
-                pe_pas = (sum(afara_alti.values()) - sum(afara.values())) / (alti - pasi)
-                if pe_pas > OPERATII_EAGER_PE_PAS_4:
-                    exemple = ", ".join(f"`{n}`" for n, _ in (afara_alti - afara).most_common(4))
-                    raise GresealaCursant(
-                        f"Rezultatul e corect și bucla are regiuni compilate, dar la fiecare pas rulează eager, în afara "
-                        f"lor, cam {cu_substantiv(round(pe_pas), 'operație', 'operații')} ({exemple}…): grosul pasului nu e "
-                        "compilat. Funcția compilată din bucla ta face prea puțin: compilează pasul întreg (sau toată "
-                        "bucla), nu o bucată mică din el."
-                    )
+                _verifica_operatiile_eager_4(afara, afara_alti, pasi, alti)
                 # 4. Pe GPU: viteza.
                 mesaj_viteza = (
                     " Viteza se verifică doar pe GPU: pe un procesor nu există lansări asincrone de kernel-uri și nici "
@@ -1575,7 +1666,7 @@ def exercitiul_4(bucla_reparata) -> Rezultat:
             f"{mesaj_viteza}"
         )
 
-    return verificare("Exercițiul 4", corp, limita_s=LIMITA_VERIFICARE_4_GPU_S if pe_gpu else LIMITA_VERIFICARE_4_CPU_S)
+    return verificare("Exercițiul 4", _cu_configuratia_implicita(corp), limita_s=LIMITA_VERIFICARE_4_GPU_S if pe_gpu else LIMITA_VERIFICARE_4_CPU_S)
 
 
 def _masoara_4(bucla_reparata, w, x, tinta, pasi) -> str:
