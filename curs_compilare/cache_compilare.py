@@ -151,7 +151,7 @@ def primul_apel_in_proces_nou(
     """Pornește un proces Python nou, cu `TORCHINDUCTOR_CACHE_DIR=dosar_cache`, și întoarce
     ce a măsurat el (vezi descrierea modulului). Cu `incalzeste=True`, procesul încălzește
     compilatorul înaintea timpilor; implicit (`None`), o face în afara profilului rapid.
-    Ridică `RuntimeError` cu ultimele rânduri ale erorii dacă procesul eșuează."""
+    Aruncă `RuntimeError` cu ultimele rânduri ale erorii dacă procesul eșuează."""
     if incalzeste is None:
         incalzeste = profil_curent() != "rapid"
     radacina = Path(__file__).resolve().parent.parent

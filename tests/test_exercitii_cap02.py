@@ -462,7 +462,7 @@ def test_ex3_functie_scrisa_pe_de_rost_e_prinsa():
 
 
 def test_ex3_setarea_implicita_e_numita_doar_cand_e_cauza():
-    _respins(cap02.exercitiul_3(lambda f, b: torch.compile(f, backend=b)), "2 compilări", "setarea implicită")
+    _respins(cap02.exercitiul_3(lambda f, b: torch.compile(f, backend=b)), "2 compilări", "valoarea implicită")
 
     def marcat_tarziu(functie, backend):
         compilata = torch.compile(functie, backend=backend)
@@ -476,9 +476,9 @@ def test_ex3_setarea_implicita_e_numita_doar_cand_e_cauza():
 
         return apel
 
-    _respins(cap02.exercitiul_3(marcat_tarziu), "setarea implicită", "înainte de primul apel")
+    _respins(cap02.exercitiul_3(marcat_tarziu), "valoarea implicită", "înainte de primul apel")
     _respins(cap02.exercitiul_3(lambda f, b: torch.compile(f, backend=b, dynamic=False)),
-             "5 compilări", "forma exactă", lipsa=("setarea implicită",))
+             "5 compilări", "forma exactă", lipsa=("valoarea implicită",))
 
 
 def test_ex3_fara_backend_sau_fara_compilare():
@@ -529,7 +529,7 @@ def test_ex3_intreruperea_din_print_e_pusa_pe_seama_lui_print(unde, capsys):
         return torch.compile(strat, backend=backend, dynamic=True)
 
     _respins(cap02.exercitiul_3(cu_print), "print", "întrerupe",
-             lipsa=("dynamic=True", "setarea implicită", "O singură compilare"))
+             lipsa=("dynamic=True", "valoarea implicită", "O singură compilare"))
     capsys.readouterr()
 
 
@@ -543,7 +543,7 @@ def test_ex3_cache_golit_la_fiecare_apel_si_optiuni_pentru_inductor():
 
         return apel
 
-    _respins(cap02.exercitiul_3(cu_reset), "5 compilări", "reset", lipsa=("setarea implicită",))
+    _respins(cap02.exercitiul_3(cu_reset), "5 compilări", "reset", lipsa=("valoarea implicită",))
     _respins(cap02.exercitiul_3(lambda f, b: torch.compile(f, backend=b, mode="reduce-overhead", dynamic=True)),
              "mode", "Backend-ul")
 

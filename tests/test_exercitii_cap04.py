@@ -275,7 +275,7 @@ def test_ex1_corect_pe_orice_intrari(monkeypatch, seminta):
         (_reia_cu_atribuire, ["aceeași adresă de memorie"]),
         (_reia_cu_data, ["memoria din spatele lui x_static"]),
         (_reia_cu_data_pe_iesire, ["memoria din spatele lui y_static"]),
-        (_reia_fara_clone, ["bufferul static y_static"]),
+        (_reia_fara_clone, ["tamponul static y_static"]),
         (_reia_cu_vedere, ["o vedere a lui"]),
         (_reia_in_buffer_global, ["s-a schimbat după apelurile următoare"]),
         (_reia_clone_inainte, ["ieșirea intrării precedente"]),
@@ -290,7 +290,7 @@ def test_ex1_corect_pe_orice_intrari(monkeypatch, seminta):
         (_reia_nan, ["Valorile diferă"]),
         (_reia_urias, ["Valorile diferă"]),
         (_reia_lista, ["Trebuia un tensor"]),
-        (_arunca, ["Codul tău a ridicat ValueError"]),
+        (_arunca, ["Codul tău a aruncat ValueError"]),
         (None, ["Trebuia o funcție"]),
         (42, ["Trebuia o funcție"]),
     ],
@@ -534,7 +534,7 @@ def test_ex2_corect_pe_orice_intrari(monkeypatch, seminta):
         (_tot_cu_detach, ["același tensor"]),
         (_tot_cu_vedere, ["același tensor"]),
         (_tot_clone_la_final, ["valorile ultimei intrări"]),
-        (_tot_fara_ultima_copie, ["chiar bufferul static"]),
+        (_tot_fara_ultima_copie, ["chiar tamponul static"]),
         (_tot_un_singur_apel, ["Ai apelat modelul o singură dată"]),
         (_tot_prin_atributul_modelului, ["AttributeError", "poate fi doar apelat"]),
         (_tot_prin_modelul_original, ["AttributeError", "poate fi doar apelat"]),
@@ -549,7 +549,7 @@ def test_ex2_corect_pe_orice_intrari(monkeypatch, seminta):
         (_tot_meta, ["„meta”"]),
         (_tot_nan, ["Valorile diferă"]),
         (_tot_item, ["nu e un tensor"]),
-        (_arunca, ["Codul tău a ridicat ValueError"]),
+        (_arunca, ["Codul tău a aruncat ValueError"]),
         (None, ["Trebuia o funcție"]),
     ],
 )
@@ -583,7 +583,7 @@ def test_ex2_diagnosticul_suprascrierii_doar_pentru_suprascriere():
     for aproape in (_tot_aproape, _tot_gresit):
         rezultat = cap04.exercitiul_2(aproape)
         assert not rezultat
-        assert not any(f in rezultat.mesaj for f in ("ultimei intrări", "același tensor", "bufferul static")), rezultat.mesaj
+        assert not any(f in rezultat.mesaj for f in ("ultimei intrări", "același tensor", "tamponul static")), rezultat.mesaj
 
 
 def test_ex2_nescris():
@@ -939,7 +939,7 @@ def test_ex3_exemplul_exportat():
         (_rentabile_prag_obligatoriu, "valoarea implicită 1.2"),
         (_rentabile_alt_implicit, "Valoarea implicită a lui prag e 1.5"),
         (_rentabile_diferenta, "trebuia"),
-        (_arunca, "Codul tău a ridicat ValueError"),
+        (_arunca, "Codul tău a aruncat ValueError"),
         (None, "Trebuia o funcție"),
     ],
 )
@@ -1016,7 +1016,7 @@ def test_gpu_ex1_foloseste_un_graf_cuda_adevarat(monkeypatch):
         (_reia_fara_replay, "N-ai apelat graf.replay()"),
         (_reia_cu_atribuire, "aceeași adresă de memorie"),
         (_reia_cu_data, "memoria din spatele lui x_static"),
-        (_reia_fara_clone, "bufferul static y_static"),
+        (_reia_fara_clone, "tamponul static y_static"),
         (_reia_in_buffer_global, "s-a schimbat după apelurile următoare"),
         (_reia_clone_inainte, "ieșirea intrării precedente"),
         (_reia_copiere_dupa, "ieșirea intrării precedente"),
@@ -1038,7 +1038,7 @@ def test_gpu_ex2_runda_cu_reduce_overhead_adevarat():
         assert rezultat and "reduce-overhead\") adevărat" in rezultat.mesaj, rezultat.mesaj
     for gresit, fragment in ((_tot_cu_cpu, "Rezultatul e pe cpu"), (_tot_float64, "torch.float64"),
                              (_tot_prin_modelul_original, "poate fi doar apelat"),
-                             (_tot_fara_ultima_copie, "chiar bufferul static")):
+                             (_tot_fara_ultima_copie, "chiar tamponul static")):
         _respins(cap04.exercitiul_2(gresit), fragment)
 
 

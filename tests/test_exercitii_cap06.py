@@ -199,7 +199,7 @@ def test_ex1_pe_de_rost_un_total_fix_in_loc_de_pasi_totali(total):
     și 30–39 de pași) au totaluri diferite, deci un total fix pică măcar într-una, cu numele lui."""
     _respins(
         cap06.exercitiul_1(_pregateste(factor=lambda n: (lambda t: rata_la_pasul(t, total) / RATA_MAXIMA))),
-        f"programul pentru {total} de pași" if total >= 20 else f"programul pentru {total} pași", "pe de rost",
+        f"programul pentru {total} de pași" if total >= 20 else f"programul pentru {total} pași", "fix în cod",
     )
 
 
@@ -209,7 +209,7 @@ def test_ex1_pe_de_rost_o_incalzire_fixa(incalzire):
     verificării): o sesiune are încălzirea de 1 pas, cealaltă de 3, deci orice lungime fixă pică.
     O încălzire fixă de 1 pas e chiar cosinusul fără încălzire: diagnosticul lui."""
     fragmente = (["lipsește încălzirea"] if incalzire == 1 else
-                 [f"Încălzirea ta are mereu {incalzire} pași", "pe de rost"])
+                 [f"Încălzirea ta are mereu {incalzire} pași", "fix în cod"])
     _respins(
         cap06.exercitiul_1(_pregateste(factor=lambda n: (lambda t: cap06._cu_incalzirea(t, n, incalzire) / RATA_MAXIMA))),
         *fragmente,

@@ -227,7 +227,7 @@ def test_ocuparea_pe_o_masina_fara_gpu_e_none(monkeypatch):
 
 
 # ---------------------------------------------------------------------------------------------
-# Ce e lucru al GPU-ului în urma profiler-ului
+# Ce e lucru al GPU-ului în urma profilerului
 # ---------------------------------------------------------------------------------------------
 
 

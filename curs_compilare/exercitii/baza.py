@@ -145,9 +145,9 @@ def configuratie_dynamo_implicita(**alte):
                 setattr(configuratie, nume, valoare)
 
 
-#: Mesajul pentru o soluție încă nescrisă (funcția ridică NotImplementedError).
+#: Mesajul pentru o soluție încă nescrisă (funcția aruncă NotImplementedError).
 NESCRIS = (
-    "Încă n-ai scris soluția: funcția ridică NotImplementedError. "
+    "Încă n-ai scris soluția: funcția aruncă NotImplementedError. "
     "Înlocuiește linia `raise NotImplementedError` cu codul tău."
 )
 
@@ -188,7 +188,7 @@ class Rezultat:
 
 
 class GresealaCursant(Exception):
-    """Ridicată în interiorul unei verificări: mesajul ei (în română) ajunge la cursant. Ridicată de
+    """Aruncată în interiorul unei verificări: mesajul ei (în română) ajunge la cursant. Aruncată de
     `apeleaza`, are în `exceptie` excepția codului cursantului din care provine."""
 
     exceptie: BaseException | None = None
@@ -235,7 +235,7 @@ def _e_cod_al_cursantului(nume_fisier: str) -> bool:
 
 
 class TimpDepasit(BaseException):
-    """Ridicată în codul cursantului când o limită de timp a expirat. E o BaseException, ca un
+    """Aruncată în codul cursantului când o limită de timp a expirat. E o BaseException, ca un
     `except Exception` să n-o înghită; pe cele înghițite de un `except:` gol le oprește
     `limita_timp` altfel (vezi mai jos)."""
 
@@ -287,8 +287,8 @@ def _termen_expirat() -> _Termen | None:
 
 def _urmarire_locala(cadru, eveniment, argument):
     """Urmărirea liniilor din codul cursantului, pornită după ce o întrerupere a fost înghițită:
-    prima linie executată sub limită (de obicei cea din blocul `except` care a prins-o) ridică
-    din nou `TimpDepasit`. CPython oprește urmărirea după o excepție ridicată aici; semnalul
+    prima linie executată sub limită (de obicei cea din blocul `except` care a prins-o) aruncă
+    din nou `TimpDepasit`. CPython oprește urmărirea după o excepție aruncată aici; semnalul
     următor o repornește."""
     if eveniment == "line":
         termen = _termen_expirat()
@@ -329,12 +329,12 @@ def _opreste_urmarirea() -> None:
 
 
 def _intrerupere_in_fir(id_fir: int) -> None:
-    """Programează `TimpDepasit` în firul `id_fir`: se ridică la următorul salt sau apel din el."""
+    """Programează `TimpDepasit` în firul `id_fir`: e aruncată la următorul salt sau apel din el."""
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(id_fir), ctypes.py_object(TimpDepasit))
 
 
 def _goleste_intreruperile() -> None:
-    """Ridică aici (și prinde) o întrerupere programată de paznic și rămasă neridicată. (Anularea
+    """Aruncă aici (și prinde) o întrerupere programată de paznic și rămasă nearuncată. (Anularea
     cu NULL ar lăsa interpretorul, pe Python 3.11, să verifice la nesfârșit o întrerupere care
     nu mai există.)"""
     for _ in range(3):
@@ -348,7 +348,7 @@ def _goleste_intreruperile() -> None:
 def _paznic(id_fir: int, oprire: threading.Event) -> None:
     """Firul de pază, unde nu există semnale (Windows) sau limita e pusă în alt fir decât cel
     principal: după expirare, întrerupe firul urmărit la fiecare 0,05 s și, pe Python ≥ 3.12,
-    repornește urmărirea liniilor lui (oprită după fiecare excepție ridicată de ea)."""
+    repornește urmărirea liniilor lui (oprită după fiecare excepție aruncată de ea)."""
     while not oprire.wait(_INTERVAL_REPETARE_S):
         termen = _termen_expirat()
         if termen is None:
@@ -372,7 +372,7 @@ def _la_alarma(semnal, cadru):
     termen.declansari += 1
     if termen.declansari >= 2:
         # Prima întrerupere a fost înghițită (un `except:` gol): de acum, fiecare linie din codul
-        # cursantului de sub limită o ridică din nou.
+        # cursantului de sub limită o aruncă din nou.
         _porneste_urmarirea(cadru)
     raise TimpDepasit(termen)
 
@@ -414,13 +414,13 @@ def _restaureaza_configuratia(copie: dict) -> None:
 
 @contextlib.contextmanager
 def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None = None):
-    """Oprește blocul `with` după `secunde` și ridică `GresealaCursant` cu un mesaj în română
+    """Oprește blocul `with` după `secunde` și aruncă `GresealaCursant` cu un mesaj în română
     (`mesaj`, dacă e dat). Limitele se pot imbrica: contează cea care expiră prima.
 
     Pe Linux și macOS, în firul principal (cum rulează Jupyter), un semnal întrerupe codul; dacă
     cursantul înghite întreruperea cu un `except:` gol, semnalul revine la fiecare 0,05 s și, de
     la al doilea, și prima linie executată după el în codul cursantului (cea din `except`) o
-    ridică din nou, așa că iese și din bucla `while True: try: … except: pass`.
+    aruncă din nou, așa că iese și din bucla `while True: try: … except: pass`.
     Altundeva (Windows, alt fir decât cel principal), ceasul se verifică la fiecare linie a
     codului cursantului, iar un fir de pază întrerupe codul la fiecare 0,05 s după expirare.
     Un singur apel lung din interiorul unei biblioteci (un produs de matrice uriaș) nu poate fi
@@ -481,7 +481,7 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
 # ---------------------------------------------------------------------------------------------
 
 _SFATURI = {
-    NotImplementedError: "O parte din cod încă ridică NotImplementedError: termin-o.",
+    NotImplementedError: "O parte din cod încă aruncă NotImplementedError: termin-o.",
     TypeError: "Verifică tipurile și numărul argumentelor.",
     ValueError: "O valoare nu are forma sau domeniul așteptat.",
     RuntimeError: "PyTorch a refuzat o operație: verifică formele, tipurile și dispozitivele tensorilor.",
@@ -906,7 +906,7 @@ def explica_exceptie(eroare: BaseException, cine: str = "Codul tău", linie: tup
     tradusa = traduce_exceptie(eroare)
     linie = linie or linia_cursantului(eroare)
     unde = f" la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else (f" la linia {linie[0]}" if linie else "")
-    return f"{cine} a ridicat {tradusa.tip}{unde}: {tradusa.explicatie}." + (cu_originalul(tradusa) if original else "")
+    return f"{cine} a aruncat {tradusa.tip}{unde}: {tradusa.explicatie}." + (cu_originalul(tradusa) if original else "")
 
 
 def _mesaj_interzis(nume: str) -> str:
@@ -994,7 +994,7 @@ _TOLERANTE_IMPLICITE = {
 
 
 def compara_tensori(obtinut: Any, asteptat: torch.Tensor, context: str = "", rtol=None, atol=None) -> None:
-    """Ridică `GresealaCursant` cu o explicație dacă `obtinut` diferă de `asteptat`. Ordinea:
+    """Aruncă `GresealaCursant` cu o explicație dacă `obtinut` diferă de `asteptat`. Ordinea:
     None, alt tip de obiect, altă formă, alt `dtype`, alt dispozitiv (strict, fără conversii),
     abia apoi valorile, cu `torch.testing.assert_close`."""
     unde = f" ({context})" if context else ""
@@ -1074,7 +1074,7 @@ def cere_numar(valoare: Any, ce: str) -> float:
 
 def generator_aleator(semanta: int | None = None) -> random.Random:
     """Un generator de numere aleatoare pentru intrările unei verificări: altele la fiecare
-    rulare (ca un răspuns scris pe de rost să nu treacă), aceleași dacă dai `semanta` sau
+    rulare (ca un răspuns scris fix în cod să nu treacă), aceleași dacă dai `semanta` sau
     variabila de mediu `CURS_SEMINTA` (ca o greșeală să poată fi reprodusă)."""
     if semanta is None and os.environ.get("CURS_SEMINTA"):
         semanta = int(os.environ["CURS_SEMINTA"])
@@ -1084,7 +1084,7 @@ def generator_aleator(semanta: int | None = None) -> random.Random:
 
 
 def verificare(exercitiu: str, corp: Callable[[], str], limita_s: float | None = LIMITA_VERIFICARE_S) -> Rezultat:
-    """Rulează `corp()`, care fie întoarce mesajul de succes, fie ridică `GresealaCursant`, și
+    """Rulează `corp()`, care fie întoarce mesajul de succes, fie aruncă `GresealaCursant`, și
     întoarce un `Rezultat`. Toată verificarea are o limită de timp (`limita_s`), iar o eroare
     neprevăzută devine tot un mesaj, nu un traceback."""
     try:

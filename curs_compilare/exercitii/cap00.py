@@ -102,7 +102,7 @@ class _GPU:
 
 def _gpu_uri(generator) -> list[_GPU]:
     """Două GPU-uri simulate, cu durate alese la întâmplare: lucrul celui de-al doilea e de 2,5–3,5
-    ori mai lung, ca un timp scris pe de rost să nu se potrivească amândurora.
+    ori mai lung, ca un timp scris fix în cod să nu se potrivească amândurora.
 
     Lucrul primului apel e cât 2,8–3,4 rânduri de repetări pe primul GPU și cât 1,2–1,6 pe al
     doilea: o buclă care nu-l așteaptă măsoară de 3,8–4,4 ori, respectiv de 2,2–2,6 ori prea

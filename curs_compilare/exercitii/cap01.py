@@ -4,7 +4,7 @@ Exercițiul 1 primește un backend scris de cursant. Verificarea îl pune între
 (`_BackendPazit`): numără ea însăși nodurile fiecărui graf, înainte ca backend-ul să-l vadă, și
 află așa, exact, ce trebuia să adauge cursantul în listă. Funcțiile compilate sunt generate la
 întâmplare la fiecare rulare (alte operații, alte întreruperi, alte forme), ca un răspuns scris
-pe de rost să nu treacă; fiecare e apelată de mai multe ori, cu intrări noi și cu altă formă, ca
+fix în cod să nu treacă; fiecare e apelată de mai multe ori, cu intrări noi și cu altă formă, ca
 o funcție care nu rulează graful (un rezultat calculat o singură dată, la compilare) sau o
 numărare făcută la fiecare apel să nu treacă nici ea.
 """

@@ -81,7 +81,7 @@ def _text_forma(forma) -> str:
 
 def _explica_eroare_dynamo(eroare: BaseException) -> str:
     """O eroare apărută când rulează o funcție compilată, spusă pe nume: o operație care eșuează
-    pe forme sau tipuri, excepția ridicată de codul tău (cu tipul ei și linia) sau o întrerupere
+    pe forme sau tipuri, excepția aruncată de codul tău (cu tipul ei și linia) sau o întrerupere
     a grafului sub `fullgraph=True` (cu motivul citit din Dynamo)."""
     exc = getattr(torch._dynamo, "exc", None)
     text = str(eroare)
@@ -99,7 +99,7 @@ def _explica_eroare_dynamo(eroare: BaseException) -> str:
             f"O operație din codul tău eșuează{unde}: {tradusa.explicatie}. PyTorch a refuzat-o: verifică formele, "
             f"tipurile și dispozitivele tensorilor.{cu_originalul(tradusa)}"
         )
-    # 2. Codul tău a ridicat o excepție, pe care Dynamo a observat-o urmărindu-l.
+    # 2. Codul tău a aruncat o excepție, pe care Dynamo a observat-o urmărindu-l.
     observata = exc is not None and isinstance(cauza, getattr(exc, "ObservedException", ()))
     if observata or tip_intrerupere == "Observed exception":
         potrivire = re.search(r"raised exception (\w+)\((.*)\)\s*$", str(cauza or ""), re.S)
@@ -107,7 +107,7 @@ def _explica_eroare_dynamo(eroare: BaseException) -> str:
         mesaj = potrivire.group(2).strip().strip("'\"") if potrivire else ""
         explicatie = traduce_mesaj(mesaj, tip) if mesaj else None
         return (
-            f"Codul tău a ridicat {tip}{unde} când a rulat compilat"
+            f"Codul tău a aruncat {tip}{unde} când a rulat compilat"
             + (f": {explicatie}." if explicatie else ".") + cu_originalul(mesaj)
         )
     # 3. O întrerupere a grafului, transformată în eroare de `fullgraph=True`.
@@ -627,7 +627,8 @@ def exercitiul_3(compileaza_pentru_loturi) -> Rezultat:
                 raise GresealaCursant(
                     f"Au fost {total}: prima pentru forma exactă a lotului de {format_numar(marimi[0])}, a doua la "
                     f"lotul de {format_numar(recompilate[0])}, când garda pe formă a căzut și Dynamo a recompilat "
-                    "cu forme dinamice. Așa se comportă setarea implicită. Cere formele dinamice de la început: "
+                    "cu forme dinamice. Așa se comportă `torch.compile` cu valoarea implicită, `dynamic=None`. "
+                    "Cere formele dinamice de la început: "
                     "`dynamic=True` sau `torch._dynamo.mark_dynamic(x, 0)` înainte de primul apel."
                 )
             motiv = (
@@ -665,7 +666,7 @@ def _cazuri_exercitiul_4(rng):
         ("aceeași formă de mai multe ori", {}, [((a,), f32)] * rng.randint(2, 4)),
         ("forme diferite, dynamic=False", {"dynamic": False}, [((a,), f32), ((b,), f32)]),
         ("forme diferite, dynamic=True", {"dynamic": True}, [((a,), f32), ((b,), f32), ((c,), f32)]),
-        ("forme diferite, setarea implicită", {}, [((a,), f32), ((b,), f32)]),
+        ("forme diferite, dynamic implicit", {}, [((a,), f32), ((b,), f32)]),
         ("aceeași formă, apoi alta abia la ultimul apel", {}, [((a,), f32)] * rng.randint(2, 3) + [((b,), f32)]),
         ("alt tip de date, aceeași formă", {"dynamic": True}, [((a,), f32), ((a,), f64)]),
         ("forme diferite, apoi un lot de 1, dynamic=True", {"dynamic": True}, [((a,), f32), ((b,), f32), ((1,), f32)]),
@@ -716,7 +717,7 @@ def _atitudinea_a_ramas_activa() -> bool:
 
 
 def _e_semnal_de_recompilare(eroare: BaseException) -> bool:
-    """Excepția pe care o ridică PyTorch la o recompilare interzisă (atitudinea
+    """Excepția pe care o aruncă PyTorch la o recompilare interzisă (atitudinea
     „fail_on_recompile” sau `error_on_recompile`)."""
     exc = getattr(torch._dynamo, "exc", None)
     if exc is not None and isinstance(eroare, getattr(exc, "RecompileError", ())):
@@ -772,7 +773,7 @@ def _mesaj_raspuns_gresit_4(descriere, prima, numar_intrari, apeluri, rulari) ->
         )
     elif rulari == 0:
         detaliu = (
-            "Chiar primul apel a ridicat excepția: primul apel compilează întotdeauna, deci nu contează. "
+            "Chiar primul apel a aruncat excepția: primul apel compilează întotdeauna, deci nu contează. "
             "Fă-l în afara blocului `fail_on_recompile`."
         )
     else:
@@ -840,7 +841,7 @@ def exercitiul_4(are_recompilare) -> Rezultat:
                 )
             if asteptat and numarator.rulari == 0:
                 raise GresealaCursant(
-                    f"Pentru cazul „{descriere}” ai răspuns True, dar din alt motiv: chiar primul apel a ridicat "
+                    f"Pentru cazul „{descriere}” ai răspuns True, dar din alt motiv: chiar primul apel a aruncat "
                     "excepția, înainte de orice recompilare. Primul apel compilează întotdeauna: fă-l în afara "
                     "blocului `fail_on_recompile`."
                 )

@@ -138,7 +138,7 @@ def _egale(valori) -> bool:
 
 def _verifica_proportional(nume: str, valori: list[float], cazuri: list[tuple[int, int]]) -> float:
     """Octeții trebuie să fie proporționali cu n × octeti_pe_element. Întoarce numărul de tensori
-    mutați pe element sau ridică o explicație a greșelii."""
+    mutați pe element sau aruncă `GresealaCursant`, cu o explicație a greșelii."""
     for (n, e), valoare in zip(cazuri, valori):
         if valoare < 0:
             raise GresealaCursant(
@@ -507,7 +507,7 @@ def _explica_lansarea_fara_original(eroare, date: _Date, mod: str, kernel, tipur
         return (
             f"Kernel-ul a oprit GPU-ul cu o eroare CUDA pentru {date.descriere()}: {text} De obicei e o "
             "citire sau o scriere în afara tensorilor: pune masca (offsets < n) și în tl.load, și în "
-            "tl.store. După o eroare CUDA, repornește kernel-ul notebook-ului."
+            "tl.store. După o eroare CUDA, repornește kernel-ul Jupyter."
         )
     if "NotImplementedError" in str(cauza) and "raise" in str(cauza):
         return NESCRIS  # pe GPU, `raise NotImplementedError` din kernel e o eroare de compilare Triton
@@ -810,7 +810,7 @@ def _verifica_viteza_gpu(lansare_pentru, mod: str, kernel, generator, dispozitiv
     valoare, lansari = _ruleaza(lansare, date, mod, kernel, {torch.float32, torch.float16}, LIMITA_LANSARE_GPU_S,
                                 "Kernel-ul tău n-a terminat pe GPU, pe un tensor de "
                                 f"{format_numar(N_VITEZA_GPU)} de elemente, în {format_timp(LIMITA_LANSARE_GPU_S)}: "
-                                "e mult prea lent sau nu se oprește. După asta, repornește kernel-ul notebook-ului.",
+                                "e mult prea lent sau nu se oprește. După asta, repornește kernel-ul Jupyter.",
                                 pe_gpu=True)
     _verifica_iesirea(valoare, date, mod, lansari, pointer)
     iesire_ref = torch.empty_like(date.a)
@@ -904,7 +904,7 @@ def exercitiul_2(kernel) -> Rezultat:
             if pe_gpu:
                 limita, mesaj = LIMITA_LANSARE_GPU_S, (
                     f"Kernel-ul tău n-a terminat pe GPU în {format_timp(LIMITA_LANSARE_GPU_S)} pentru "
-                    f"{date.descriere(mod == 'kernel')}: nu se oprește. După asta, repornește kernel-ul notebook-ului."
+                    f"{date.descriere(mod == 'kernel')}: nu se oprește. După asta, repornește kernel-ul Jupyter."
                 )
             else:
                 bloc_ref = bloc if mod == "kernel" else 1024

@@ -2,7 +2,7 @@
 torch.compile(mode="reduce-overhead")”.
 
 - Exercițiul 1: pasul de reluare al unui graf CUDA capturat de mână (copiezi intrarea în
-  bufferul static, reiei graful, întorci o copie a ieșirii).
+  tamponul static, reiei graful, întorci o copie a ieșirii).
 - Exercițiul 2: ieșirile unui model care își refolosește memoria de ieșire de la un apel la
   altul, cum face un model compilat cu mode="reduce-overhead".
 - Exercițiul 3: loturile (*batch*) la care reduce-overhead merită, după măsurători.
@@ -13,7 +13,7 @@ cursantului primește doar ce îi trebuie: la exercițiul 1 un graf care are num
 exercițiul 2 un model care poate fi doar apelat, ca rezultatul să nu poată fi obținut ocolind
 mecanismul exersat.
 
-Verificările rulează și pe o mașină fără GPU: acolo graful CUDA și bufferul static de ieșire
+Verificările rulează și pe o mașină fără GPU: acolo graful CUDA și tamponul static de ieșire
 sunt imitate de `GrafSimulat` și `ModelCuIesireStatica`, cu aceeași semantică a memoriei. Pe un
 GPU, exercițiile 1 și 2 folosesc lucrul adevărat (`torch.cuda.CUDAGraph`, respectiv, pe lângă
 imitație, `torch.compile(mode="reduce-overhead")`).
@@ -137,7 +137,7 @@ class GrafSimulat:
     la fiecare reluare citește intrarea de la adresa lui `x_static` și scrie ieșirea la adresa
     lui `y_static`, oricare ar fi numele pe care le folosești tu în Python. `GrafSimulat(model,
     x_static)` face la fel: la creare („capturarea”) calculează o dată modelul și păstrează
-    bufferul static de ieșire `y_static`; `replay()` citește memoria lui `x_static` și scrie
+    tamponul static de ieșire `y_static`; `replay()` citește memoria lui `x_static` și scrie
     rezultatul în memoria lui `y_static`. Diferența: aici fiecare reluare rulează modelul
     eager, operație cu operație, deci nu câștigi nimic la timp; doar semantica memoriei e aceeași.
     """
@@ -192,7 +192,7 @@ def _graf_numarat(graf_brut) -> tuple[GrafCapturat, dict]:
 
 def _captureaza_pe_gpu(model, x_static: torch.Tensor):
     """Încălzire pe un stream separat, apoi capturarea modelului într-un `torch.cuda.CUDAGraph`.
-    Întoarce graful și bufferul static de ieșire, deja completat de o reluare."""
+    Întoarce graful și tamponul static de ieșire, deja completat de o reluare."""
     with torch.no_grad():
         stream = torch.cuda.Stream()
         stream.wait_stream(torch.cuda.current_stream())
@@ -233,7 +233,7 @@ def _verifica_pasul_1(rezultat, stare, inainte: int, x_static, y_static, adrese,
     if (y_static.data_ptr(), y_static.shape) != (adresa_y, forma_y):
         raise GresealaCursant(
             "Ai schimbat memoria din spatele lui y_static: graful scrie în continuare ieșirea la "
-            "adresa de la capturare. Lasă bufferul static cum e și întoarce o copie a lui: "
+            "adresa de la capturare. Lasă tamponul static cum e și întoarce o copie a lui: "
             "return y_static.clone()."
         )
     if not torch.equal(x_static, x_nou):
@@ -246,7 +246,7 @@ def _verifica_pasul_1(rezultat, stare, inainte: int, x_static, y_static, adrese,
         )
     if _aceeasi_memorie(rezultat, y_static):
         raise GresealaCursant(
-            "Întorci chiar bufferul static y_static (sau o vedere a lui, cu aceeași memorie): "
+            "Întorci chiar tamponul static y_static (sau o vedere a lui, cu aceeași memorie): "
             "următoarea reluare a grafului îl suprascrie, iar rezultatul pe care l-ai dat deja se "
             "schimbă sub ochii celui care îl folosește. Întoarce o copie: return y_static.clone()."
         )
@@ -260,7 +260,7 @@ def _verifica_pasul_1(rezultat, stare, inainte: int, x_static, y_static, adrese,
     if not torch.equal(rezultat, y_static):
         raise GresealaCursant(
             f"Rezultatul de la {unde} e aproape de cel corect, dar nu e exact conținutul lui y_static "
-            "după reluare: întoarce o copie a bufferului static, nu un alt calcul. "
+            "după reluare: întoarce o copie a tamponului static, nu un alt calcul. "
             f"{_PASII_1}"
         )
 
@@ -325,7 +325,7 @@ def exercitiul_1(reia) -> Rezultat:
         unde = "grafuri CUDA adevărate" if dispozitiv.type == "cuda" else "grafuri simulate (mașina n-are GPU)"
         return (
             f"{cu_substantiv(apel, 'intrare nouă', 'intrări noi')}, pe două forme, pe {unde}: de fiecare "
-            "dată ai copiat intrarea în bufferul static, ai reluat graful și ai întors o copie a ieșirii. "
+            "dată ai copiat intrarea în tamponul static, ai reluat graful și ai întors o copie a ieșirii. "
             "O reluare lansează tot graful dintr-o dată, nu câte un kernel pe operație. "
             "torch.compile(mode=\"reduce-overhead\") face singur copierea intrării și reluarea, dar nu și "
             "copia ieșirii: despre asta e exercițiul următor."
@@ -344,12 +344,12 @@ class ModelCuIesireStatica:
     """Imită ieșirea unui model compilat cu mode="reduce-overhead", pe CPU sau pe GPU.
 
     Un astfel de model rulează, la fiecare apel, o reluare a grafului CUDA, care scrie rezultatul
-    mereu în același buffer static de ieșire. `ModelCuIesireStatica(model)` face la fel: calculează
-    `model(x)` și copiază rezultatul într-un singur buffer, alocat la primul apel (și din nou doar
+    mereu în același tampon static de ieșire. `ModelCuIesireStatica(model)` face la fel: calculează
+    `model(x)` și copiază rezultatul într-un singur tampon, alocat la primul apel (și din nou doar
     la o formă nouă, ca un graf nou), pe care îl întoarce de fiecare dată. Un tensor primit la un
     apel își schimbă deci valorile la apelul următor, exact ca ieșirea unui model compilat cu
     reduce-overhead (care, în plus, te oprește cu o eroare dacă citești o ieșire suprascrisă).
-    `apeluri` numără apelurile, `buffere` ține bufferele statice alocate.
+    `apeluri` numără apelurile, `buffere` ține tampoanele statice alocate.
     """
 
     def __init__(self, model):
@@ -378,7 +378,7 @@ class ModelCuIesireStatica:
 class ModelDeApelat:
     """Ce primește funcția cursantului la exercițiul 2: un model care poate fi doar apelat. Nu dă
     acces la modelul din spatele lui (cel eager, din `ModelCuIesireStatica`, sau `_orig_mod` al
-    celui compilat), deci ieșirile nu pot fi luate ocolind bufferul static."""
+    celui compilat), deci ieșirile nu pot fi luate ocolind tamponul static."""
 
     __slots__ = ("_apel",)
 
@@ -395,12 +395,12 @@ class ModelDeApelat:
         return self._apel(*argumente, **argumente_numite)
 
     def __repr__(self) -> str:
-        return "<model cu ieșire statică: model(x) întoarce mereu același buffer>"
+        return "<model cu ieșire statică: model(x) întoarce mereu același tampon>"
 
 
 _EXPLICATIA_2 = (
     "Un model compilat cu mode=\"reduce-overhead\" scrie, la fiecare reluare a grafului CUDA, "
-    "ieșirea în același buffer static, așa că apelul următor o suprascrie pe cea dinainte. Păstrează "
+    "ieșirea în același tampon static, așa că apelul următor o suprascrie pe cea dinainte. Păstrează "
     "câte o copie a fiecărei ieșiri: model(x).clone() (sau model(x).detach().clone()). "
     "torch.compiler.cudagraph_mark_step_begin() doar marchează începutul unui pas nou; nu ține în "
     "viață ieșirile vechi, deci singur nu ajunge: tot trebuie să le copiezi."
@@ -455,8 +455,8 @@ def _verifica_lista(rezultat, numar: int) -> None:
 
 def _inspecteaza_iesirile(rezultat, asteptate: list[torch.Tensor], toleranta: dict, buffere,
                           asteptate_dupa: list[torch.Tensor]) -> None:
-    """Ridică `GresealaCursant` dacă ieșirile nu sunt copii independente, cu valorile așteptate.
-    `buffere`: bufferele statice ale modelului (cunoscute doar la imitație); `asteptate_dupa`:
+    """Aruncă `GresealaCursant` dacă ieșirile nu sunt copii independente, cu valorile așteptate.
+    `buffere`: tampoanele statice ale modelului (cunoscute doar la imitație); `asteptate_dupa`:
     ieșirile apelurilor făcute de verificare după ce funcția cursantului s-a terminat."""
     for i in range(len(rezultat)):
         for j in range(i + 1, len(rezultat)):
@@ -476,7 +476,7 @@ def _inspecteaza_iesirile(rezultat, asteptate: list[torch.Tensor], toleranta: di
     for i, iesire in enumerate(rezultat):
         if any(_aceeasi_memorie(iesire, buffer) for buffer in buffere):
             raise GresealaCursant(
-                f"Ieșirea {i} din listă e chiar bufferul static în care modelul scrie la fiecare apel (sau "
+                f"Ieșirea {i} din listă e chiar tamponul static în care modelul scrie la fiecare apel (sau "
                 "o vedere a lui): după ce funcția ta se termină, modelul mai e apelat și o suprascrie. "
                 f"Copiaz-o și pe ea. {_EXPLICATIA_2}"
             )
@@ -545,7 +545,7 @@ def _verifica_cu_model(ruleaza_tot, model, intrari: list[torch.Tensor], asteptat
                 f"o ieșire din ea nu mai există. {_EXPLICATIA_2}{_ORIGINAL_SUPRASCRIS}"
             ) from None
         raise
-    except Exception as eroare:  # citirea unei ieșiri a ridicat o eroare
+    except Exception as eroare:  # citirea unei ieșiri a aruncat o eroare
         if _e_suprascriere(eroare):
             raise GresealaCursant(
                 _MESAJ_SUPRASCRIS_REAL + "S-a întâmplat când am citit lista pe care ai întors-o: cel puțin "
@@ -553,7 +553,7 @@ def _verifica_cu_model(ruleaza_tot, model, intrari: list[torch.Tensor], asteptat
             ) from None
         tradusa = traduce_exceptie(eroare)
         raise GresealaCursant(
-            f"Când am citit ieșirile tale, PyTorch a ridicat {tradusa.tip}: {tradusa.explicatie}. Întoarce o "
+            f"Când am citit ieșirile tale, PyTorch a aruncat {tradusa.tip}: {tradusa.explicatie}. Întoarce o "
             f"listă de tensori obișnuiți, câte o copie pentru fiecare intrare.{cu_originalul(tradusa)}"
         ) from None
 
@@ -604,9 +604,9 @@ def _runda_compilat(ruleaza_tot, aleator, toleranta) -> None:
     except Exception as eroare:
         tradusa = traduce_exceptie(eroare)
         raise GresealaCursant(
-            "Soluția ta e corectă pe modelul care imită bufferul static, dar n-am reușit să compilez "
+            "Soluția ta e corectă pe modelul care imită tamponul static, dar n-am reușit să compilez "
             f"modelul de verificare cu mode=\"reduce-overhead\" ({tradusa.tip}: {tradusa.explicatie}). "
-            f"Repornește kernel-ul notebook-ului și rulează din nou.{cu_originalul(tradusa)}"
+            f"Repornește kernel-ul Jupyter și rulează din nou.{cu_originalul(tradusa)}"
         ) from None
     intrari = _intrari(aleator.randint(2, 7), 2, "cuda", _samanta(aleator))
     dupa = _intrari(2, 2, "cuda", _samanta(aleator))
@@ -633,7 +633,7 @@ def exercitiul_2(ruleaza_tot) -> Rezultat:
     alese aleator, și, pe GPU, una cu `torch.compile(model, mode="reduce-overhead")` adevărat. În
     fiecare rundă: modelul trebuie apelat pe fiecare intrare; după ce funcția se termină,
     verificarea mai apelează modelul (pasul următor), apoi cere ca fiecare ieșire să fie o copie
-    independentă (nu bufferul static, nu aceeași memorie cu alta), cu tipul, dispozitivul și
+    independentă (nu tamponul static, nu aceeași memorie cu alta), cu tipul, dispozitivul și
     valorile așteptate.
 
     Greșelile le prinde `ModelCuIesireStatica`, mereu la fel. Modelul compilat adevărat e o
@@ -654,7 +654,7 @@ def exercitiul_2(ruleaza_tot) -> Rezultat:
         if dispozitiv.type != "cuda":
             return (
                 f"Fiecare ieșire are memoria ei, deci supraviețuiește apelurilor următoare (verificat pe {liste}, "
-                "cu un model care își refolosește bufferul de ieșire). Copia costă puțin față de tot "
+                "cu un model care își refolosește tamponul de ieșire). Copia costă puțin față de tot "
                 "modelul, dar fă-o doar pentru ieșirile pe care le păstrezi după apelul următor."
             )
         _runda_compilat(ruleaza_tot, aleator, toleranta)
@@ -989,7 +989,7 @@ def exercitiul_3(batch_uri_rentabile) -> Rezultat:
                 f"Corect pe {cu_substantiv(len(cazuri), 'set', 'seturi')} de măsurători, cu loturi exact la "
                 "prag și foarte aproape de el. Alegi loturile după măsurători, nu după o regulă presupusă. "
                 "Câștigul din reduce-overhead vine din costul lansării, care contează la loturi mici, când "
-                "GPU-ul așteaptă după CPU, și se stinge la loturi mari, unde lucrul din fiecare kernel domină."
+                "GPU-ul așteaptă procesorul, și se stinge la loturi mari, unde lucrul din fiecare kernel domină."
             )
         i = gresite[0]
         # 1. O greșeală tipică, aceeași pe toate seturile de măsurători.

@@ -588,7 +588,7 @@ def _raspuns_2(functie, caz: _Caz2):
         if text in (NESCRIS, mesaj_timp) or text.startswith("Funcția ta cheamă"):
             raise
         prima_d, pas_d, prima_a, pas_a = caz.argumente
-        if text.startswith("Codul tău a ridicat ZeroDivisionError") and pas_a == pas_d:
+        if text.startswith("Codul tău a aruncat ZeroDivisionError") and pas_a == pas_d:
             raise GresealaCursant(
                 f"Pentru cazul „{caz.descriere}”, codul tău a împărțit la zero: aici pașii durează la fel "
                 "(pas_autotune_s == pas_default_s). Verifică acest caz înainte de împărțire: max-autotune nu "

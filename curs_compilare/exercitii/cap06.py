@@ -137,7 +137,7 @@ LIMITA_PAS_1_S = 60.0
 LIMITA_VERIFICARE_1_S = 300.0
 #: Verificarea rulează două sesiuni, fiecare cu un optimizator nou, cu un număr de pași ales la
 #: întâmplare dintr-un interval: în prima, încălzirea are 1 pas (12–19 pași), în a doua 3 pași
-#: (30–39). Un program cu încălzirea scrisă pe de rost sau cu alt total decât `pasi_totali` pică
+#: (30–39). Un program cu încălzirea scrisă fix în cod sau cu alt total decât `pasi_totali` pică
 #: măcar într-una. La câți dintre primii pași ai unei sesiuni e permisă o compilare: după al
 #: doilea pas, nimic nou.
 SESIUNI_1 = ((12, 19), (30, 39))
@@ -387,7 +387,7 @@ def _greseala_numita_1(rate: list[tuple[int, float]], n: int) -> str | None:
         if total != n and all(_aproape(r, rata_la_pasul(t, total), _TOLERANTA_PROGRAM_GRESIT) for t, r in rate):
             return (
                 f"Ratele tale sunt exact programul pentru {cu_substantiv(total, 'pas', 'pași')}, dar aici "
-                f"`pasi_totali` era {format_numar(n)}: ai scris totalul pe de rost. Folosește argumentul primit: "
+                f"`pasi_totali` era {format_numar(n)}: ai scris totalul fix în cod. Folosește argumentul primit: "
                 "`rata_la_pasul(t, pasi_totali)`."
             )
     for fixa in range(1, 11):
@@ -395,7 +395,7 @@ def _greseala_numita_1(rate: list[tuple[int, float]], n: int) -> str | None:
             return (
                 f"Încălzirea ta are mereu {cu_substantiv(fixa, 'pas', 'pași')}, dar pentru `pasi_totali` = "
                 f"{format_numar(n)} trebuie să aibă `max(1, pasi_totali // 10)` = {cu_substantiv(incalzire, 'pas', 'pași')}: "
-                "ai scris lungimea încălzirii pe de rost. Calculeaz-o din `pasi_totali` sau folosește chiar "
+                "ai scris lungimea încălzirii fix în cod. Calculeaz-o din `pasi_totali` sau folosește chiar "
                 "`rata_la_pasul(t, pasi_totali)`."
             )
     return None
@@ -505,7 +505,7 @@ def _un_pas_1(t, n, optimizator, pas_optimizare, parametri, parametri_umbra, opt
         if _limita_atinsa(jurnal.getvalue()):
             raise GresealaCursant(_mesaj_recompilare_1(t, 0, optimizator, limita_atinsa=True)) from None
         eroare = getattr(greseala, "exceptie", None)
-        if "a ridicat Unsupported" in str(greseala):
+        if "a aruncat Unsupported" in str(greseala):
             planificator = (
                 " Aici, planificatorul învelește `optimizator.step()` într-o funcție pe care Dynamo n-o "
                 "urmărește (în lr_scheduler.py), deci graful se întrerupe acolo; pasul optimizatorului se "
@@ -632,7 +632,7 @@ def exercitiul_1(pregateste_optimizarea) -> Rezultat:
     - după fiecare `pas_optimizare()`, parametrii sunt cei ai unui AdamW eager cu rata
       `rata_la_pasul(t, pasi_totali)` ca float (pasul t de la 0); rata folosită se citește din
       actualizare, ca greșeala programului să fie spusă pe nume (și o încălzire sau un total scrise
-      pe de rost, pe care cele două sesiuni le deosebesc);
+      fix în cod, pe care cele două sesiuni le deosebesc);
     - `pas_optimizare` trece prin Dynamo (cel puțin un graf capturat), chiar `optimizator.step()`
       rulează compilat (un cârlig înaintea pasului notează `torch.compiler.is_compiling()`; o
       funcție compilată chemată alături nu ajunge) și nu compilează nimic nou după primii doi pași

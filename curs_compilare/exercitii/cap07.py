@@ -217,10 +217,10 @@ def _fara_scurtaturi(interzise, *ale_cursantului):
     """Cât ține blocul, funcțiile din `interzise` (tupluri `(modul, nume, mesaj)`: funcția
     verificării cu răspunsul de referință, o unealtă a cursului care face chiar exercițiul) sunt
     înlocuite, în modulul lor și în spațiile de nume ale codului cursantului (`ale_cursantului`),
-    cu una care, chemată din codul cursantului, notează folosirea și ridică
+    cu una care, chemată din codul cursantului, notează folosirea și aruncă
     `GresealaCursant(mesaj)` (chemată din codul cursului, face ce făcea). La ieșire, totul e pus la
     loc; dacă vreuna a fost chemată (chiar dacă un `except` al cursantului a înghițit eroarea),
-    ridică `GresealaCursant(mesaj)`."""
+    aruncă `GresealaCursant(mesaj)`."""
     import sys
 
     from .baza import _e_cod_al_cursantului
@@ -461,7 +461,7 @@ def exercitiul_1(FiltruReparat) -> Rezultat:
             sfat = (
                 " Pragul e încă un număr Python (float): Dynamo îl face dinamic abia după o primă "
                 "recompilare (și îl specializează din nou dacă trece printr-o funcție din `math`). Ține "
-                "pragul într-un tensor, un buffer al modulului (`self.register_buffer(\"prag\", torch.tensor(0.5))`), "
+                "pragul într-un tensor, un tampon al modulului (`self.register_buffer(\"prag\", torch.tensor(0.5))`), "
                 "și schimbă-i valoarea în `seteaza_prag` (`self.prag.fill_(valoare)`): pentru Dynamo, "
                 "valoarea unui tensor nu e o gardă."
             )
@@ -770,7 +770,7 @@ def _verifica_operatia(operatie) -> str:
     nume = _numele_operatiei(operatie)
     if nume is None:
         if callable(operatie):
-            # Ciotul din notebook e o funcție simplă care ridică NotImplementedError: spune-o pe nume.
+            # Ciotul din notebook e o funcție simplă care aruncă NotImplementedError: spune-o pe nume.
             ciot = False
             try:
                 with _fara_jurnale_torch():
@@ -1065,7 +1065,7 @@ def bucla_lenta(w: torch.Tensor, x: torch.Tensor, tinta: torch.Tensor, pasi: int
     până termină GPU-ul (o sincronizare): lansările nu se mai pot suprapune cu calculul. Pasul se
     rupe astfel în mai multe grafuri mici (până la pierdere; gradientul și norma lui; tăierea și
     actualizarea, cu câte o funcție de reluare pentru fiecare bucată), fiecare cu gărzile și
-    învelișul lui: în urma profiler-ului vezi, la fiecare pas, mai multe regiuni
+    învelișul lui: în urma profilerului vezi, la fiecare pas, mai multe regiuni
     „Torch-Compiled Region”, una în alta (fiecare funcție de reluare e chemată din cea de dinainte),
     cu Python eager și așteptări între grafuri. Pe pași atât de mici, costul fix al grafurilor și
     al celor două sincronizări mănâncă tot câștigul fuziunii.
@@ -1340,7 +1340,7 @@ def exercitiul_3(etapa_care_schimba) -> Rezultat:
     Verificarea își pune singură opțiunile pe care se sprijină (`configuratie_dynamo_implicita`:
     limita de 8 recompilări, fără eroare la recompilare, atitudinea implicită, iar
     `torch._inductor.config.fallback_random = False`), oricum le-ar fi lăsat celulele de mai sus, și
-    le pune la loc la sfârșit, și când funcția ta ridică o excepție."""
+    le pune la loc la sfârșit, și când funcția ta aruncă o excepție."""
 
     def corp():
         if not callable(etapa_care_schimba):
@@ -1471,7 +1471,7 @@ def _verifica_operatiile_eager_4(afara: dict, afara_alti: dict, pasi: int, alti:
         raise GresealaCursant(
             f"Rezultatul e corect și bucla are regiuni compilate, dar la fiecare pas rulează eager, în afara lor, "
             f"cam {cu_substantiv(round(total), 'operație de calcul', 'operații de calcul')}: {_enumera_operatii(calcul)}. "
-            "Le-am numărat cu profiler-ul, ca diferență între două apeluri cu alt număr de pași (ce rulează o dată "
+            "Le-am numărat cu profilerul, ca diferență între două apeluri cu alt număr de pași (ce rulează o dată "
             "pe apel, ca `torch.zeros_like` sau `torch.stack`, nu contează); vederile și copierile într-un tampon "
             "(`pierderi[i] = pierdere`: `aten::select`, `aten::copy_`) nu intră la socoteală. Acestea sunt calcule "
             "ale pasului, rulate eager: fiecare e un kernel separat, cu costul lansării lui și un drum la cămară, "
@@ -1481,7 +1481,7 @@ def _verifica_operatiile_eager_4(afara: dict, afara_alti: dict, pasi: int, alti:
 
 
 def _in_masinaria_compilarii(eveniment) -> bool:
-    """Adevărat pentru un eveniment al profiler-ului chemat dintr-o regiune compilată sau din
+    """Adevărat pentru un eveniment al profilerului chemat dintr-o regiune compilată sau din
     căutarea în cache-ul lui Dynamo (evaluarea gărzilor): lucrul codului compilat, nu cel eager."""
     parinte = eveniment.cpu_parent
     while parinte is not None:
