@@ -69,23 +69,23 @@ test: $(MEDIU)
 	CURS_PROFIL=rapid $(PY) -m pytest -q $(PARALEL_ARGS) tests notebooks solutions $(NBVAL_ARGS) --durations=15
 
 validare: $(MEDIU)
-	$(PY) -m curs_compilare.validare --iesire build/validare
+	$(PY) -m curs_compilare.instructor.validare --iesire build/validare
 
 verifica: $(MEDIU)
-	$(PY) -m curs_compilare.verificare_rapida $(if $(SOLUTII),--solutii) $(if $(PARALEL),--paralel $(PARALEL))
+	$(PY) -m curs_compilare.instructor.verificare_rapida $(if $(SOLUTII),--solutii) $(if $(PARALEL),--paralel $(PARALEL))
 
 insigne: $(MEDIU)
-	$(PY) -m curs_compilare.depozit
+	$(PY) -m curs_compilare.instructor.depozit
 
 durate: $(MEDIU)
-	$(PY) -m curs_compilare.durate
+	$(PY) -m curs_compilare.instructor.durate
 
 diapozitive: $(MEDIU)
-	$(PY) -m curs_compilare.diapozitive
+	$(PY) -m curs_compilare.instructor.diapozitive
 
 ilustratii: $(MEDIU)
-	$(PY) -m curs_compilare.ilustratii
-	$(PY) -m curs_compilare.diagnoza
+	$(PY) -m curs_compilare.instructor.ilustratii
+	$(PY) -m curs_compilare.capitole.cap07_diagnoza
 
 curata:
 	rm -rf build .pytest_cache *.egg-info

@@ -1,5 +1,5 @@
 """Țintele capitolului 06 (modelul întreg), măsurate pe mașina curentă, cu același cod ca notebook-ul
-(`curs_compilare.antrenare`) și aceeași disciplină de măsurare (`compara`, `timp_pana_la_regim`).
+(`curs_compilare.capitole.cap06_modelul_intreg`) și aceeași disciplină de măsurare (`compara`, `timp_pana_la_regim`).
 
 Pentru fiecare țintă tipărește valoarea, ținta și dacă e atinsă:
 - pasul de antrenare compilat (modul implicit) ≥ 1,5× eager (eager: AdamW cu `fused=True`, rata float);
@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import torch  # noqa: E402
 
 from curs_compilare import cifre  # noqa: E402
-from curs_compilare.antrenare import (  # noqa: E402
+from curs_compilare.capitole.cap06_modelul_intreg import (  # noqa: E402
     MODURI,
     DateCiclu,
     compara_moduri,
@@ -64,7 +64,7 @@ from curs_compilare.antrenare import (  # noqa: E402
     optimizare_eager,
     pune_rata,
 )
-from curs_compilare.cache_compilare import are_artefacte_cache, primul_apel_in_proces_nou  # noqa: E402
+from curs_compilare.capitole.cap05_cache import are_artefacte_cache, primul_apel_in_proces_nou  # noqa: E402
 from curs_compilare.masurare_compilare import incalzeste_compilatorul  # noqa: E402
 from curs_compilare.mediu import dimensiune  # noqa: E402
 from curs_compilare.modele import ConfiguratieTransformer, ReteaTransformer, cu_precizie, pierdere, precizie_pentru_mediu  # noqa: E402

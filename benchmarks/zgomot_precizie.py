@@ -3,7 +3,7 @@
 Capitolul 06 antrenează modelul în precizie redusă (bfloat16, float16 pe un GPU fără bfloat16),
 eager și compilat, plus o dată eager în float32, și judecă abaterea curbei compilate față de
 float32 după un **plic de zgomot**: cât se abat între ele și față de float32 câteva rulări eager
-identice în precizie redusă (`antrenare.PlicZgomot`). Scriptul acesta repetă experimentul de mai
+identice în precizie redusă (`cap06_modelul_intreg.PlicZgomot`). Scriptul acesta repetă experimentul de mai
 multe ori decât îl poate repeta notebook-ul și măsoară de câte ori ar ieși alt verdict:
 
 - antrenează o dată eager în float32, de `--eager` ori eager în precizie redusă (aceleași ponderi de
@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import torch  # noqa: E402
 
-from curs_compilare.antrenare import (  # noqa: E402
+from curs_compilare.capitole.cap06_modelul_intreg import (  # noqa: E402
     FACTOR_ZGOMOT,
     RULARI_ZGOMOT,
     DateCiclu,

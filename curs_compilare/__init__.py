@@ -1,21 +1,28 @@
-"""Pachetul de ajutor al cursului „Compilarea în PyTorch 2”.
+"""Pachetul de ajutor al cursului „Compilarea în PyTorch 2”, pe roluri.
 
-Module:
-- `mediu` — ce mașină rulează cursul (CPU/GPU/Colab) și profilul de dimensiuni;
-- `masurare` — măsurători corecte (`compara`: variante măsurate intercalat, în runde, cu ceasul potrivit, mediană și
-  împrăștiere), GB/s și TFLOP/s, kernel-uri numărate, plafonul de copiere;
+**Nucleul de măsurare** (aici, la nivelul de sus), folosit de toate capitolele:
+- `mediu` — ce mașină rulează cursul (CPU/GPU/Colab, un T4 simulat) și profilul de dimensiuni;
+- `masurare` — măsurători corecte (`compara`: variante măsurate intercalat, în runde, cu ceasul
+  ales după cât așteaptă GPU-ul, mediană și împrăștiere), ocuparea GPU-ului, GB/s și TFLOP/s,
+  kernel-uri numărate, plafonul de copiere;
 - `masurare_compilare` — timpul compilării, fără taxa fixă a procesului și cu un cache gol;
+- `amortizare` — după câte apeluri se amortizează o compilare;
 - `concluzii` — propozițiile tipărite din măsurători („mai rapid”, „la fel”, „mai lent”);
-- `modele` — `ReteaTransformer`, modelul cursului, cu loturi și un pas de antrenare;
-- `inspectie` — ce face `torch.compile` dedesubt: jurnale, grafuri capturate, explicații, recompilări;
-- `fuziune` — lanțurile de operații ale capitolului despre fuziune și octeții pe care îi mută;
-- `ilustratii` — desenele bucătăriei (cămara, blatul, bucătarul), regenerabile cu `make ilustratii`;
-- `grafice` — graficele comune, cu etichete în română;
+- `cifre` — formatul numerelor, cifrele-cheie ale capitolelor și rezultatele de referință;
+- `grafice` — graficele comune, cu etichete în română, și ilustrațiile bucătăriei;
 - `explorator` — exploratoare ipywidgets (7.7 și 8);
-- `cifre` — cifrele-cheie ale capitolelor și rezultatele de referință;
-- `exercitii` — verificarea exercițiilor, câte un modul pe capitol;
-- `validare` — comanda instructorului (`make validare`);
-- `depozit` — adresa publică a cursului și insignele „Open in Colab”.
+- `inspectie` — ce face `torch.compile` dedesubt: jurnale, grafuri capturate, recompilări;
+- `modele` — `ReteaTransformer`, modelul cursului, cu loturi și un pas de antrenare.
+
+**Uneltele capitolelor** (`capitole/`): câte un modul pe capitol, cu numărul lui în nume
+(`cap05_reglare`, `cap06_modelul_intreg`...). **Verificările exercițiilor** (`exercitii/`): câte
+un modul pe capitol. **Uneltele instructorului** (`instructor/`): validarea, verificarea de
+dinaintea orei, duratele, diapozitivele, insignele, ilustrațiile.
+
+Cine pe cine importă (testul `tests/test_arhitectura.py`): nucleul importă doar din nucleu;
+`capitole/` importă din nucleu și din `capitole/`; `exercitii/` din nucleu, `capitole/` și
+`exercitii/`; `instructor/` din oricare, mai puțin din `exercitii/`. Niciun cerc de importuri,
+nici prin importuri din interiorul funcțiilor.
 
 Pe o mașină fără GPU, importul pachetului pornește interpretorul Triton (`TRITON_INTERPRET=1`),
 ca kernel-urile Triton scrise de mână să ruleze și pe CPU. Variabila trebuie pusă înainte ca

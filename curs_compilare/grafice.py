@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -25,8 +26,11 @@ __all__ = [
     "grafic_cronologie",
     "grafic_latime_banda",
     "format_octeti",
+    "grafic_kerneluri_grele",
     "formateaza_axe",
     "arata",
+    "cale_ilustratie",
+    "arata_ilustratie",
 ]
 
 
@@ -328,3 +332,22 @@ def grafic_kerneluri_grele(timpi: Mapping[str, Mapping[str, float]], titlu: str 
     formateaza_axe(fig)
     fig.tight_layout()
     return fig
+
+
+def cale_ilustratie(nume: str) -> Path:
+    """Calea unei ilustrații a cursului din `assets/bucataria/` (desenele bucătăriei)."""
+    return Path(__file__).resolve().parent.parent / "assets" / "bucataria" / nume
+
+
+def arata_ilustratie(nume: str) -> None:
+    """Afișează în notebook o ilustrație din `assets/bucataria/` (le desenează
+    `curs_compilare.instructor.ilustratii`, cu `make ilustratii`). Dacă lipsește, de exemplu
+    într-o copie incompletă a cursului, spune cum o redesenezi. Nu întoarce nimic, ca apelul de la
+    sfârșitul unei celule să nu lase în urmă o valoare `Out[]`."""
+    cale = cale_ilustratie(nume)
+    if not cale.exists():
+        print(f"Ilustrația {nume} lipsește din assets/bucataria/: o redesenezi cu `make ilustratii`.")
+        return
+    from IPython.display import Image, display
+
+    display(Image(filename=str(cale)))

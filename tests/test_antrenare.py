@@ -1,4 +1,4 @@
-"""Teste pentru `curs_compilare.antrenare` (capitolul 06). Pe CPU, cu modele minuscule; compilările
+"""Teste pentru `curs_compilare.capitole.cap06_modelul_intreg` (capitolul 06). Pe CPU, cu modele minuscule; compilările
 folosesc backend-ul „eager” (doar Dynamo) unde nu contează codul generat."""
 
 import json
@@ -8,8 +8,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from curs_compilare import antrenare
-from curs_compilare.antrenare import (
+from curs_compilare.capitole import cap06_modelul_intreg as antrenare
+from curs_compilare.capitole.cap06_modelul_intreg import (
     PREFIX_COMPILAT,
     DateCiclu,
     antreneaza,
@@ -366,7 +366,7 @@ def test_avertismentul_marcajului_de_profiler_e_ascuns():
     from pathlib import Path
 
     cod = (
-        "import torch, curs_compilare.antrenare as a\n"
+        "import torch, curs_compilare.capitole.cap06_modelul_intreg as a\n"
         "m = torch.nn.Linear(3, 3)\n"
         "for p in m.parameters(): p.grad = torch.ones_like(p)\n"
         "o, pas = a.optimizare_cu_rata_tensor(m, backend='eager'); pas(); print('GATA')\n"

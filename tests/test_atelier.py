@@ -1,11 +1,11 @@
-"""Trusa atelierului (`atelier/`) și diapozitivele (`curs_compilare.diapozitive`):
+"""Trusa atelierului (`atelier/`) și diapozitivele (`curs_compilare.instructor.diapozitive`):
 
 - fiecare secțiune dintr-o agendă există ca titlu „## ” în notebook-ul capitolului, orele se
   leagă, iar minutele se adună la durata scrisă în agendă (3 ore, o zi);
 - fișierele trusei există, n-au diacritice cu sedilă și nici propoziții rămase în engleză;
 - glosarul are toți termenii din glosarul ghidului de stil pe care îi folosesc notebook-urile, în
   ambele tabele, sortate;
-- fișa are harta diagnozei din `curs_compilare.diagnoza`;
+- fișa are harta diagnozei din `curs_compilare.capitole.cap07_diagnoza`;
 - fiecare cifră măsurată din trusă vine din rezultatele de referință ale cursului
   (`assets/referinta_*/rezultate.json`) și spune pe ce mașină a fost măsurată; restul cifrelor
   sunt fapte despre hardware sau praguri din codul cursului, enumerate aici;
@@ -26,7 +26,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from curs_compilare import diapozitive
+from curs_compilare.instructor import diapozitive
 
 RADACINA = Path(__file__).resolve().parent.parent
 ATELIER = RADACINA / "atelier"
@@ -350,7 +350,7 @@ def test_glosarul_are_aceleasi_perechi_in_ambele_sensuri_sortate():
 
 
 def test_fisa_are_harta_diagnozei_si_modurile():
-    from curs_compilare.diagnoza import HARTA_DIAGNOZEI
+    from curs_compilare.capitole.cap07_diagnoza import HARTA_DIAGNOZEI
 
     fisa = _text("fisa.md")
     for pas in HARTA_DIAGNOZEI:
@@ -456,7 +456,7 @@ def test_makefile_are_comanda_diapozitive():
     reteta = re.search(r"^diapozitive:(.*)\n((?:\t.*\n?)+)", makefile, re.M)
     assert reteta, "Makefile-ul n-are ținta `diapozitive`"
     assert "$(MEDIU)" in reteta.group(1), "ținta `diapozitive` trebuie să depindă de $(MEDIU)"
-    assert "$(PY) -m curs_compilare.diapozitive" in reteta.group(2)
+    assert "$(PY) -m curs_compilare.instructor.diapozitive" in reteta.group(2)
     phony = re.search(r"^\.PHONY:(.*)$", makefile, re.M)
     assert phony and "diapozitive" in phony.group(1).split(), "`diapozitive` lipsește din .PHONY"
     antet = makefile.split("\n\n", 1)[0]

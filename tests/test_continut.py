@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from curs_compilare import depozit
+from curs_compilare.instructor import depozit
 
 RADACINA = Path(__file__).resolve().parent.parent
 CAPITOLE = sorted((RADACINA / "notebooks").glob("*.ipynb"))

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from curs_compilare import reglare
+from curs_compilare.capitole import cap05_reglare as reglare
 from text_notebook import RADACINA, markdown, siruri_din_cod
 from text_notebook import surse as _celule
 

@@ -13,7 +13,7 @@ from text_notebook import celule as _celule
 CAPITOL = RADACINA / "notebooks" / "03_fuziunea_kernelurilor.ipynb"
 SOLUTII = RADACINA / "solutions" / "03_fuziunea_kernelurilor_solutii.ipynb"
 FISIERE = [CAPITOL, SOLUTII]
-PACHET = [RADACINA / "curs_compilare" / "exercitii" / "cap03.py", RADACINA / "curs_compilare" / "fuziune.py"]
+PACHET = [RADACINA / "curs_compilare" / "exercitii" / "cap03.py", RADACINA / "curs_compilare" / "capitole" / "cap03_fuziune.py"]
 
 
 def _markdown(cale=CAPITOL):
@@ -54,7 +54,7 @@ def test_softmax_online_si_trecerile_numarate_pe_cod():
 def test_lantul_are_obiect_de_cod_propriu_explicat():
     text = _markdown()
     assert "obiectul de cod" in text and "același `def`" in text
-    sursa = (RADACINA / "curs_compilare" / "fuziune.py").read_text(encoding="utf-8")
+    sursa = (RADACINA / "curs_compilare" / "capitole" / "cap03_fuziune.py").read_text(encoding="utf-8")
     assert "Nu folosim `exec`" not in sursa
     assert "CodeId" in sursa and "extra_state.h" in sursa
 

@@ -6,7 +6,7 @@ import re
 
 import nbformat
 
-from curs_compilare import antrenare
+from curs_compilare.capitole import cap06_modelul_intreg as antrenare
 
 from text_notebook import APELARE, FORMAT_INTERZIS, NOI, RADACINA, markdown, siruri_din_cod
 from text_notebook import surse as _celule
@@ -14,7 +14,7 @@ from text_notebook import surse as _celule
 CAPITOL = RADACINA / "notebooks" / "06_modelul_intreg.ipynb"
 CAPITOL_05 = RADACINA / "notebooks" / "05_reglare_automata_max_autotune.ipynb"
 SCRIPT = RADACINA / "benchmarks" / "capitolul06.py"
-MODUL = RADACINA / "curs_compilare" / "antrenare.py"
+MODUL = RADACINA / "curs_compilare" / "capitole" / "cap06_modelul_intreg.py"
 
 
 def _cod() -> str:
@@ -115,7 +115,7 @@ def test_limba():
 
 def test_scriptul_foloseste_acelasi_cod_si_tintele():
     sursa = SCRIPT.read_text(encoding="utf-8")
-    assert "from curs_compilare.antrenare import" in sursa
+    assert "from curs_compilare.capitole.cap06_modelul_intreg import" in sursa
     for tinta in ("≥ 1,5×", "≥ 2×", "≥ 3×", "≤ 5%", "≤ 25%"):
         assert tinta in sursa
     assert "--max-autotune" in sursa
@@ -138,7 +138,7 @@ def test_revizie_afirmatii_corectate():
     assert "ar recompila la fiecare pas" not in modul
 
 
-CACHE = RADACINA / "curs_compilare" / "cache_compilare.py"
+CACHE = RADACINA / "curs_compilare" / "capitole" / "cap05_cache.py"
 VERIFICARI = RADACINA / "curs_compilare" / "exercitii" / "cap06.py"
 
 
@@ -197,7 +197,7 @@ def test_mega_cache_incalzeste_compilatorul_in_procesul_nou():
 
 
 def test_decodarea_trece_peste_marginea_unei_galeti_pe_orice_profil():
-    from curs_compilare.antrenare import galeti_folosite
+    from curs_compilare.capitole.cap06_modelul_intreg import galeti_folosite
 
     cod = _cod()
     lungimi = re.search(r"LUNGIME_PROMPT, JETOANE_NOI = dimensiune\(gpu=\((\d+), (\d+)\), cpu=\((\d+), (\d+)\), rapid=\((\d+), (\d+)\)\)", cod)

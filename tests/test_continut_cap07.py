@@ -10,7 +10,7 @@ import nbformat
 import pytest
 import torch
 
-from curs_compilare import diagnoza
+from curs_compilare.capitole import cap07_diagnoza as diagnoza
 from text_notebook import RADACINA, markdown, siruri_din_cod
 from text_notebook import surse as _celule
 
@@ -418,7 +418,7 @@ def test_fara_calcurile_si_greselile_gasite_la_revizie():
     from pathlib import Path
 
     texte = [markdown(CAPITOL), "\n".join(siruri_din_cod(CAPITOL)), markdown(SOLUTIE)]
-    for modul in ("curs_compilare/exercitii/cap07.py", "curs_compilare/diagnoza.py", "curs_compilare/concluzii.py",
+    for modul in ("curs_compilare/exercitii/cap07.py", "curs_compilare/capitole/cap07_diagnoza.py", "curs_compilare/concluzii.py",
                   "curs_compilare/masurare.py"):
         texte.append((RADACINA / modul).read_text(encoding="utf-8"))
     for text in texte:

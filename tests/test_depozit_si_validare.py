@@ -9,7 +9,9 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from curs_compilare import cifre, depozit, validare
+from curs_compilare import cifre
+from curs_compilare.instructor import depozit
+from curs_compilare.instructor import validare
 
 
 def test_insigna_si_adresa_colab_decurg_din_adresa():

@@ -1,4 +1,4 @@
-"""Uneltele de diagnoză ale capitolului 07 (`curs_compilare.diagnoza`): jurnalul TORCH_TRACE și
+"""Uneltele de diagnoză ale capitolului 07 (`curs_compilare.capitole.cap07_diagnoza`): jurnalul TORCH_TRACE și
 raportul tlparse, dump-ul depyf, timpii compilării, urma profilerului cu regiunile compilate,
 compararea etapelor compilatorului și harta „simptom → prima comandă”."""
 
@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import pytest
 import torch
 
-from curs_compilare import diagnoza
+from curs_compilare.capitole import cap07_diagnoza as diagnoza
 
 
 def _functie(x, n):
@@ -211,7 +211,7 @@ def test_makefile_redeseneaza_harta():
 
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
     reteta = makefile.split("\nilustratii:", 1)[1].split("\n\n", 1)[0]
-    assert "-m curs_compilare.diagnoza" in reteta
+    assert "-m curs_compilare.capitole.cap07_diagnoza" in reteta
 
 
 def test_arata_harta_nu_intoarce_nimic(monkeypatch):

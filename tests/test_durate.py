@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from curs_compilare import durate
+from curs_compilare.instructor import durate
 
 RADACINA = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from curs_compilare import reglare
+from curs_compilare.capitole import cap05_reglare as reglare
 from curs_compilare.amortizare import apel_de_amortizare, cost_total
 from curs_compilare.exercitii import cap05
 from curs_compilare.exercitii.baza import NESCRIS, generator_aleator

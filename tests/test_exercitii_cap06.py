@@ -262,7 +262,7 @@ def test_ex1_pasul_ascuns_de_dynamo_cu_disable():
 def test_ex1_unealta_cursului_cu_un_planificator_lipit_e_respinsa():
     """`antrenare.optimizare_cu_rata_tensor` face deja AdamW cu rata în tensor și pasul compilat, cele
     două lucruri pe care le exersează exercițiul: respinsă, fără să ruleze pașii."""
-    from curs_compilare.antrenare import optimizare_cu_rata_tensor
+    from curs_compilare.capitole.cap06_modelul_intreg import optimizare_cu_rata_tensor
 
     def cu_unealta(model, pasi_totali):
         opt, pas = optimizare_cu_rata_tensor(model, RATA_MAXIMA)
@@ -828,7 +828,7 @@ def test_ex3_clasa_straturilor_schimbata_e_respinsa():
 
 
 def test_ex3_unealta_cursului_e_respinsa():
-    from curs_compilare import antrenare
+    from curs_compilare.capitole import cap06_modelul_intreg as antrenare
 
     inceput = time.perf_counter()
     _respins(cap06.exercitiul_3(lambda m: antrenare._compileaza_straturile(m)), "_compileaza_straturile")

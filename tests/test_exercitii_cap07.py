@@ -672,7 +672,7 @@ def test_4_alte_numere_de_pasi_pe_fiecare_samanta():
 
 
 def test_3_unealta_cursului_ca_scurtatura():
-    from curs_compilare import diagnoza
+    from curs_compilare.capitole import cap07_diagnoza as diagnoza
 
     def cu_unealta(functie, intrari, etape=cap07.ETAPE):
         for etapa in diagnoza.compara_etape(functie, intrari, etape=etape):

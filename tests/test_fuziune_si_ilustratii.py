@@ -11,8 +11,9 @@ matplotlib.use("Agg")
 
 import pytest
 import torch
-
-from curs_compilare import fuziune, ilustratii
+from curs_compilare.capitole import cap03_fuziune as fuziune
+from curs_compilare.instructor import ilustratii
+from curs_compilare import grafice
 from curs_compilare.grafice import grafic_cronologie
 from curs_compilare.masurare import EvenimentKernel, cronologie_kerneluri, nume_scurt_kernel
 
@@ -329,5 +330,5 @@ def test_ilustratii_arata_nu_intoarce_nimic(monkeypatch):
 
     afisate = []
     monkeypatch.setattr(IPython.display, "display", afisate.append)
-    assert ilustratii.arata("comparatie.png") is None
+    assert grafice.arata_ilustratie("comparatie.png") is None
     assert len(afisate) == 1

@@ -10,7 +10,10 @@ import torch
 import torch._inductor.config as config_inductor
 import torch._inductor.utils as utile_inductor
 
-from curs_compilare import antrenare, cache_compilare, cifre, mediu, modele, reglare
+from curs_compilare import cifre, mediu, modele
+from curs_compilare.capitole import cap06_modelul_intreg as antrenare
+from curs_compilare.capitole import cap05_cache as cache_compilare
+from curs_compilare.capitole import cap05_reglare as reglare
 from curs_compilare.exercitii import cap05
 
 H200_MEMORIE = 150_031_826_944  # cât raportează un H200 (139,7 GiB)

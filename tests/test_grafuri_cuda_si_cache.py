@@ -5,7 +5,10 @@ import pytest
 import torch
 from torch import nn
 
-from curs_compilare import cache_compilare, grafice, grafuri_cuda, validare
+from curs_compilare import grafice
+from curs_compilare.capitole import cap05_cache as cache_compilare
+from curs_compilare.capitole import cap04_grafuri_cuda as grafuri_cuda
+from curs_compilare.instructor import validare
 from curs_compilare.masurare import masoara
 from curs_compilare.modele import ConfiguratieTransformer
 

@@ -58,7 +58,8 @@ def test_compara_compilari_da_mediana_si_functiile_gata_de_folosit():
 _SCRIPT_ORDINE = """
 import itertools, json, sys
 import torch
-from curs_compilare import grafuri_cuda, reglare
+from curs_compilare.capitole import cap04_grafuri_cuda as grafuri_cuda
+from curs_compilare.capitole import cap05_reglare as reglare
 invers = sys.argv[1] == "invers"
 r04 = grafuri_cuda.compilari_implicit_si_reduce_overhead(grafuri_cuda.stiva_mica(4, 32), torch.randn(1, 32), invers=invers)
 r05 = reglare.compilari_pe_moduri(invers=invers, repetari=2)  # și în profilul rapid

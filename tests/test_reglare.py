@@ -8,7 +8,8 @@ import pytest
 import torch
 
 import curs_compilare
-from curs_compilare import reglare
+import curs_compilare.capitole
+from curs_compilare.capitole import cap05_reglare as reglare
 
 triton = pytest.importorskip("triton")
 
@@ -111,11 +112,11 @@ def test_pe_cpu_fara_interpretor_explica(monkeypatch):
 
 
 def test_fara_triton_modulul_se_importa_si_explica_la_folosire(monkeypatch):
-    monkeypatch.setattr(curs_compilare, "reglare", reglare)  # restaurat la final
-    monkeypatch.delitem(sys.modules, "curs_compilare.reglare")
+    monkeypatch.setattr(curs_compilare.capitole, "cap05_reglare", reglare)  # restaurat la final
+    monkeypatch.delitem(sys.modules, "curs_compilare.capitole.cap05_reglare")
     monkeypatch.setitem(sys.modules, "triton", None)
     monkeypatch.setitem(sys.modules, "triton.language", None)
-    fara_triton = importlib.import_module("curs_compilare.reglare")
+    fara_triton = importlib.import_module("curs_compilare.capitole.cap05_reglare")
     try:
         assert fara_triton is not reglare
         assert not fara_triton.ARE_TRITON and fara_triton.CONFIGURATIE_DE_BAZA is None
@@ -128,7 +129,7 @@ def test_fara_triton_modulul_se_importa_si_explica_la_folosire(monkeypatch):
         with pytest.raises(ModuleNotFoundError, match="triton nu e instalat"):
             fara_triton.kernel_matmul[(1, 1)]
     finally:
-        sys.modules["curs_compilare.reglare"] = reglare
+        sys.modules["curs_compilare.capitole.cap05_reglare"] = reglare
 
 
 @pytest.mark.skipif(not PE_GPU, reason="cere un GPU CUDA")

@@ -8,8 +8,8 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-from curs_compilare import depozit, validare
+from curs_compilare.instructor import depozit
+from curs_compilare.instructor import validare
 
 RADACINA = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from curs_compilare import cifre, verificare_rapida
+from curs_compilare import cifre
+from curs_compilare.instructor import verificare_rapida
 from curs_compilare.mediu import VARIABILA_PROFIL
 
 

@@ -87,7 +87,7 @@ LIMITA_VERIFICARE_1_GPU_S = 600.0
 
 
 def _importa_reglare():
-    """Modulul `curs_compilare.reglare`, sau o explicație dacă triton lipsește."""
+    """Modulul `curs_compilare.capitole.cap05_reglare`, sau o explicație dacă triton lipsește."""
     try:
         import triton  # noqa: F401
     except ImportError:
@@ -95,7 +95,7 @@ def _importa_reglare():
             "Pachetul triton nu e instalat pe această mașină (nu există pentru macOS și Windows): "
             "exercițiul cere Linux sau Colab."
         ) from None
-    from .. import reglare
+    from ..capitole import cap05_reglare as reglare
 
     if not reglare.ARE_TRITON:
         raise GresealaCursant("Pachetul triton nu s-a putut încărca pe această mașină: exercițiul cere Linux sau Colab.")
@@ -396,7 +396,7 @@ def _mesaj_timp_configuratii(ce: str, secunde: float) -> str:
 
 
 def exercitiul_1(configuratii) -> Rezultat:
-    """Verifică o listă de `triton.Config` pentru `kernel_matmul` (din `curs_compilare.reglare`):
+    """Verifică o listă de `triton.Config` pentru `kernel_matmul` (din `curs_compilare.capitole.cap05_reglare`):
     parametrii BM, BN, BK (puteri ale lui 2, cel puțin 16), num_warps, memoria partajată,
     rezultate corecte cu fiecare configurație, pe forme alese la întâmplare. Pe GPU, versiunea
     reglată trebuie să fie de cel puțin 1,5 ori mai rapidă decât `CONFIGURATIE_DE_BAZA`; pe CPU,

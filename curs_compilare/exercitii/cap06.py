@@ -540,9 +540,9 @@ def _un_pas_1(t, n, optimizator, pas_optimizare, parametri, parametri_umbra, opt
 def _unelte_interzise_1() -> dict:
     """Uneltele cursului care fac deja partea exercițiului 1 de scris de tine: AdamW cu rata în
     tensor și pasul compilat (`antrenare.optimizare_cu_rata_tensor`)."""
-    from .. import antrenare
+    from ..capitole import cap06_modelul_intreg as antrenare
 
-    return {antrenare.optimizare_cu_rata_tensor: "curs_compilare.antrenare.optimizare_cu_rata_tensor"}
+    return {antrenare.optimizare_cu_rata_tensor: "curs_compilare.capitole.cap06_modelul_intreg.optimizare_cu_rata_tensor"}
 
 
 def _pregateste_1(pregateste_optimizarea, model, n):
@@ -1324,9 +1324,9 @@ def _mesaj_clasa_schimbata(schimbate: list[str], cine: str) -> str:
 
 def _unelte_interzise_3() -> dict:
     """Unealta cursului care face chiar exercițiul 3 (compilarea regională din capitol)."""
-    from .. import antrenare
+    from ..capitole import cap06_modelul_intreg as antrenare
 
-    return {antrenare._compileaza_straturile: "curs_compilare.antrenare._compileaza_straturile"}
+    return {antrenare._compileaza_straturile: "curs_compilare.capitole.cap06_modelul_intreg._compileaza_straturile"}
 
 
 def _verifica_un_model(compileaza_regional, model, intrari, eager, prima_data: bool) -> tuple[int, int]:

@@ -892,7 +892,7 @@ def exercitiul_2(operatie) -> Rezultat:
         if kernel_exercitiul_2 is None:
             raise GresealaCursant("Triton nu e instalat pe mașina asta: exercițiul 2 are nevoie de el.")
         if _pe_interpretor():
-            from ..diagnoza import wrap_triton_pe_interpretor
+            from ..capitole.cap07_diagnoza import wrap_triton_pe_interpretor
 
             wrap_triton_pe_interpretor()  # torch 2.11 refuză kernel-urile interpretate în wrap_triton
         nume = _verifica_operatia(operatie)
@@ -1314,7 +1314,7 @@ _MESAJ_SCURTATURA_3 = (
 def _interzise_3():
     """Scurtăturile exercițiului 3: unealta cursului care face bisecția (`diagnoza.compara_etape`) și
     bisecția de referință a verificării (`_prima_etapa_diferita`)."""
-    from .. import diagnoza
+    from ..capitole import cap07_diagnoza as diagnoza
 
     return [
         (diagnoza, "compara_etape", _MESAJ_SCURTATURA_3),

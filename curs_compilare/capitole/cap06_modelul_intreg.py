@@ -44,9 +44,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .amortizare import apel_de_amortizare, cost_total
-from .masurare import Comparatie, compara, timp_prima_apelare
-from .masurare_compilare import (
+from ..amortizare import apel_de_amortizare, cost_total
+from ..masurare import Comparatie, compara, timp_prima_apelare
+from ..masurare_compilare import (
     APELURI_PANA_LA_REGIM,
     PornireCompilata,
     cache_gol,
@@ -54,8 +54,8 @@ from .masurare_compilare import (
     invelis_nou,
     timp_pana_la_regim,
 )
-from .mediu import dimensiune, gpu_mare, sincronizeaza
-from .modele import ConfiguratieTransformer, ReteaTransformer, configuratie_pentru_mediu, cu_precizie
+from ..mediu import dimensiune, gpu_mare, sincronizeaza
+from ..modele import ConfiguratieTransformer, ReteaTransformer, configuratie_pentru_mediu, cu_precizie
 
 __all__ = [
     "MODURI",
@@ -504,7 +504,7 @@ class PlicZgomot:
     def verdict(self, curba: torch.Tensor, ce: str = "Curba compilată", factor: float = FACTOR_ZGOMOT) -> VerdictPrecizie:
         """Verdictul pentru `curba` (de exemplu, compilată în precizie redusă), cu propoziția care
         îl spune și cifrele din care urmează."""
-        from .cifre import cu_substantiv, cu_unitate, format_numar, format_procent
+        from ..cifre import cu_substantiv, cu_unitate, format_numar, format_procent
 
         abatere = abatere_maxima(curba, self.fp32)
         n = len(self.eager)
@@ -537,7 +537,7 @@ class PlicZgomot:
 def tabel_plic(plic: PlicZgomot, curba: torch.Tensor, nume_precizie: str) -> str:
     """Distanțele plicului și ale curbei de judecat (de exemplu, compilată), ca tabel de tipărit,
     în unitățile pierderii (cea mai mare diferență a mediilor pe ferestre)."""
-    from .cifre import cu_substantiv, format_numar
+    from ..cifre import cu_substantiv, format_numar
 
     randuri = [
         (f"eager {nume_precizie} față de eager float32 (cea mai mare din {len(plic.eager)})", max(plic.abateri_fp32)),
@@ -557,7 +557,7 @@ def grafic_plic(plic: PlicZgomot, curba: torch.Tensor, nume_precizie: str):
     și diferența fiecăreia față de float32, fereastră cu fereastră, lângă pragul de zgomot."""
     import matplotlib.pyplot as plt
 
-    from .cifre import cu_substantiv
+    from ..cifre import cu_substantiv
 
     ferestre = list(range(len(plic.fp32)))
     jos, sus = plic.banda()
@@ -585,7 +585,7 @@ def inregistreaza_precizia(plic: PlicZgomot, verdict: VerdictPrecizie, nume_prec
     compară între rulări prin diferența lor, cu pragul plicului măsurat acum (două rulări ale
     capitolului pot da curbe care diferă cât rulările eager identice); verdictul trebuie să fie
     același."""
-    from . import cifre
+    from .. import cifre
 
     n = len(plic.eager)
     cifre.inregistreaza("06.plic_abatere_compilat", verdict.abatere, "",
@@ -837,7 +837,7 @@ def inregistreaza_comparatia(comparatie: "ComparatieModuri") -> None:
     sunt față de el („_accelerare_fata_de_fused”); „_pornire_s” e timpul primelor trei apeluri
     (cache gol), „_pornire_cache_comun_s” la un mod compilat în cache-ul altuia;
     „_memorie_pas_mib” e creșterea memoriei la un pas, „_grafuri_cuda_mib” grupul grafurilor CUDA."""
-    from .cifre import inregistreaza
+    from ..cifre import inregistreaza
 
     antrenare = comparatie.parte == "antrenare"
     cheie_parte = "antrenare" if antrenare else "inferenta"

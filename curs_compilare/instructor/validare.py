@@ -8,7 +8,7 @@ un raport în `build/validare/`:
 - `durate.png` — durata fiecărui notebook;
 - `executate/` — notebook-urile executate, cu ieșirile lor, de răsfoit.
 
-    python -m curs_compilare.validare [--iesire build/validare] [--limita-celula 1200]
+    python -m curs_compilare.instructor.validare [--iesire build/validare] [--limita-celula 1200]
                                       [--completeaza rezultate.json] [NOTEBOOK ...]
 
 Cu `--completeaza`, rezultatele notebook-urilor executate acum înlocuiesc, într-un raport mai
@@ -24,7 +24,7 @@ Cifrele măsurate de un script, nu de un notebook (de exemplu `benchmarks/capito
 cu variabila de mediu `CURS_FISIER_CIFRE=cifre.jsonl`, în care `cifre.inregistreaza` scrie câte o
 cifră pe rând), se adaugă unui raport existent, cu sursa lor:
 
-    python -m curs_compilare.validare --adauga-cifre cifre.jsonl \
+    python -m curs_compilare.instructor.validare --adauga-cifre cifre.jsonl \
         --sursa "benchmarks/capitolul06.py --max-autotune" \
         --notebook notebooks/06_modelul_intreg.ipynb --rezultate assets/referinta_h200/rezultate.json
 
@@ -35,7 +35,7 @@ se scrie din nou.
 Două rapoarte, de pe două rulări (de exemplu pe două mașini de același fel), se compară cifră
 cu cifră:
 
-    python -m curs_compilare.validare --compara build/validare_1/rezultate.json build/validare_2/rezultate.json
+    python -m curs_compilare.instructor.validare --compara build/validare_1/rezultate.json build/validare_2/rezultate.json
 
 Cum se compară o cifră depinde de unitatea ei (vezi `fel_comparatie`):
 
@@ -76,7 +76,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cifre import (
+from ..cifre import (
     SUBSTANTIVE_NUMARATE,
     VARIABILA_FISIER,
     cu_substantiv,
@@ -85,8 +85,8 @@ from .cifre import (
     format_numar,
     probleme_de_format,
 )
-from .concluzii import contradictii, text_iesiri
-from .mediu import detecteaza_mediul
+from ..concluzii import contradictii, text_iesiri
+from ..mediu import detecteaza_mediul
 
 #: Cât pot diferi, cel mult, două rulări ale unei cifre comparate prin raport (raportul dintre
 #: valoarea mai mare și cea mai mică: cel mult 1,15).
@@ -278,14 +278,14 @@ def notebookuri_cursului(radacina: str | Path, solutii: bool = False) -> list[Pa
 
 
 #: Dosarul care conține pachetul cursului (`curs_compilare/`), cel importat de acest proces.
-DOSAR_PACHET = Path(__file__).resolve().parent.parent
+DOSAR_PACHET = Path(__file__).resolve().parents[2]
 
 
 @contextlib.contextmanager
 def _pachetul_vizibil_in_kernel():
     """Pune dosarul pachetului cursului în fața lui PYTHONPATH cât rulează kernel-ul: notebook-ul
     importă același `curs_compilare` ca procesul care îl execută, chiar dacă pachetul nu e instalat
-    (de exemplu `python -m curs_compilare.verificare_rapida` pornit din dosarul cursului, pe o mașină
+    (de exemplu `python -m curs_compilare.instructor.verificare_rapida` pornit din dosarul cursului, pe o mașină
     pe care n-ai rulat `pip install`; kernel-ul pornește în `notebooks/`, unde pachetul nu se vede)."""
     vechi = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(DOSAR_PACHET), *([vechi] if vechi else [])])

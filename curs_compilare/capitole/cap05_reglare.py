@@ -46,8 +46,8 @@ import time
 
 import torch
 
-from .masurare import _cuantila
-from .mediu import dimensiune
+from ..masurare import _cuantila
+from ..mediu import dimensiune
 
 __all__ = [
     "ARE_TRITON",
@@ -340,7 +340,7 @@ def tip_produs_cu_epilog() -> torch.dtype:
     """bfloat16 pe un GPU care îl are nativ, float16 pe unul mai vechi (T4, și cel simulat),
     float32 pe procesor: precizia cursului (`modele.precizie_pentru_mediu`), cu float32 în loc
     de „fără autocast”."""
-    from .modele import precizie_pentru_mediu
+    from ..modele import precizie_pentru_mediu
 
     return precizie_pentru_mediu() or torch.float32
 
@@ -348,7 +348,7 @@ def tip_produs_cu_epilog() -> torch.dtype:
 def intrari_produs_cu_epilog(n: int | None = None, dispozitiv=None, tip: torch.dtype | None = None, samanta: int = 0):
     """Matricele pătrate `a`, `b` (n × n) și vectorul `bias` (n), aleatoare. Implicit, n e 8 192
     pe GPU, 512 pe procesor și 128 în profilul rapid."""
-    from .mediu import dimensiune
+    from ..mediu import dimensiune
 
     n = n or dimensiune(gpu=8192, cpu=512, rapid=128)
     dispozitiv = dispozitiv or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -374,7 +374,7 @@ def compilari_pe_moduri(a=None, b=None, bias=None, moduri=None, invers: bool = F
     Implicit, `repetari` e 2, iar în profilul rapid (testele, verificarea de dinaintea orei) 1:
     acolo cifrele nu spun nimic, iar fiecare compilare cu max-autotune reglează din nou, de la
     zero (pe un H200, câteva secunde de fiecare dată)."""
-    from .masurare_compilare import compara_compilari
+    from ..masurare_compilare import compara_compilari
 
     if repetari is None:
         repetari = dimensiune(gpu=2, cpu=2, rapid=1)
@@ -398,7 +398,7 @@ def unitate_debit_calcul(valori_flops_pe_s) -> tuple[str, float]:
 
     Prefixul e cel al lui `cifre.prefix_comun`: nicio etichetă nu se rotunjește la
     „0 GFLOP/s”. Împarte valorile la factor ca să le desenezi."""
-    from .cifre import prefix_comun
+    from ..cifre import prefix_comun
 
     prefix, factor = prefix_comun(valori_flops_pe_s)
     return f"{prefix}FLOP/s", factor
@@ -484,7 +484,7 @@ def tabel_reglare(linii: list[str], cel_mult: int = 10, latime_configuratie: int
     numele, timpul măsurat, viteza față de cel mai rapid (100% = câștigătorul) și configurația —
     timpul și procentul se scriu cu virgulă zecimală. `linii` începe cu rândul „AUTOTUNE”; se
     păstrează cel mult `cel_mult` candidați."""
-    from .cifre import format_procent, format_timp
+    from ..cifre import format_procent, format_timp
 
     rezultat, candidati = [], 0
     for linie in linii:

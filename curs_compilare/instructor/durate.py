@@ -5,8 +5,8 @@ profilul complet), nu sunt scrise de mână: de aici se generează rândul „C�
 rulează” din prima celulă a fiecărui capitol și tabelul duratelor din README. După ce refaci o
 referință, rulează `make durate`; testele verifică că totul e la zi.
 
-    python -m curs_compilare.durate            # rescrie prima celulă a capitolelor și README-ul
-    python -m curs_compilare.durate --verifica # doar verifică (cod de ieșire 1 dacă nu e la zi)
+    python -m curs_compilare.instructor.durate            # rescrie prima celulă a capitolelor și README-ul
+    python -m curs_compilare.instructor.durate --verifica # doar verifică (cod de ieșire 1 dacă nu e la zi)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from .cifre import cu_substantiv, format_timp
+from ..cifre import cu_substantiv, format_timp
 
 #: Rapoartele de referință din care se iau duratele, cu mașina lor.
 REFERINTE = {
@@ -140,7 +140,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Duratele notebook-urilor, din referințele cursului.")
     parser.add_argument("--verifica", action="store_true", help="doar verifică, fără să scrie")
     argumente = parser.parse_args(argv)
-    radacina = Path(__file__).resolve().parent.parent
+    radacina = Path(__file__).resolve().parents[2]
     schimbate = sincronizeaza(radacina, doar_verifica=argumente.verifica)
     if argumente.verifica:
         if schimbate:

@@ -41,8 +41,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .mediu import profil_curent
-from .modele import ConfiguratieTransformer
+from ..mediu import profil_curent
+from ..modele import ConfiguratieTransformer
 
 __all__ = ["PrimulApel", "primul_apel_in_proces_nou", "are_artefacte_cache"]
 
@@ -154,7 +154,7 @@ def primul_apel_in_proces_nou(
     Aruncă `RuntimeError` cu ultimele rânduri ale erorii dacă procesul eșuează."""
     if incalzeste is None:
         incalzeste = profil_curent() != "rapid"
-    radacina = Path(__file__).resolve().parent.parent
+    radacina = Path(__file__).resolve().parents[2]
     cerere = {
         "configuratie": dataclasses.asdict(configuratie),
         "latura_matmul": latura_matmul,

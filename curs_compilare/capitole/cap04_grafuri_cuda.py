@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
-from .inspectie import limita_recompilari
-from .masurare_compilare import Compilari, compara_compilari
-from .masurare import EvenimentKernel, Masuratoare, compara, cronologie_kerneluri, masoara, ocupare_gpu, timp_prima_apelare
+from ..inspectie import limita_recompilari
+from ..masurare_compilare import Compilari, compara_compilari
+from ..masurare import EvenimentKernel, Masuratoare, compara, cronologie_kerneluri, masoara, ocupare_gpu, timp_prima_apelare
 
 __all__ = [
     "stiva_mica",

@@ -25,7 +25,7 @@ notebook s-o poată rula pe loc și să arate ce a produs:
   `torch.library.wrap_triton` să lase kernel-ul interpretat să treacă, cum face torch 2.14
   (torch 2.11 îl refuză);
 - `HARTA_DIAGNOZEI` și `deseneaza_harta()` — harta „simptom → prima comandă”, desenată în
-  `assets/diagnoza/harta_diagnozei.png` (`make ilustratii` sau `python -m curs_compilare.diagnoza`).
+  `assets/diagnoza/harta_diagnozei.png` (`make ilustratii` sau `python -m curs_compilare.capitole.cap07_diagnoza`).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ if __name__ == "__main__":  # din linia de comandă nu e nevoie de fereastră
 
 import torch
 
-from .cifre import format_timp
+from ..cifre import format_timp
 
 __all__ = [
     "cale_tlparse",
@@ -488,7 +488,7 @@ def cost_garzi(functie: Callable, locale: dict, timp_minim_s: float = 0.2) -> Co
     (`guard_manager.check`, o funcție internă de depanare, prezentă în torch 2.11 și 2.14),
     lângă un apel Python gol, ca să se vadă cât e doar apelul. Întoarce None dacă versiunea ta
     nu are aceste funcții sau dacă nicio intrare nu se potrivește."""
-    from .masurare import compara
+    from ..masurare import compara
 
     try:
         from torch._dynamo.eval_frame import _debug_get_cache_entry_list
@@ -688,7 +688,7 @@ _TITLU_HARTA = "Când compilarea merge prost: simptom → prima comandă"
 
 
 def _radacina() -> Path:
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parents[2]
 
 
 def cale_harta() -> Path:

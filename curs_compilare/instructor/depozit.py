@@ -4,8 +4,8 @@ Insignele „Open in Colab” din README și din notebook-uri, precum și celula
 (care pe Colab clonează cursul și îi instalează pachetul) se generează de aici.
 După ce schimbi `ADRESA`, rulează `make insigne`; testele verifică că totul e la zi.
 
-    python -m curs_compilare.depozit            # rescrie README-ul și notebook-urile
-    python -m curs_compilare.depozit --verifica # doar verifică (cod de ieșire 1 dacă nu e la zi)
+    python -m curs_compilare.instructor.depozit            # rescrie README-ul și notebook-urile
+    python -m curs_compilare.instructor.depozit --verifica # doar verifică (cod de ieșire 1 dacă nu e la zi)
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ profilul de dimensiuni „rapid” (`CURS_PROFIL=rapid`: dimensiuni mici), fieca
 timp, apoi tipărește un tabel (notebook, stare, secunde, memoria GPU maximă, primul rând al
 erorii) și descrierea mașinii. Comanda se termină cu cod de eroare dacă vreun notebook a eșuat.
 
-    python -m curs_compilare.verificare_rapida [--solutii] [--limita-notebook 300] [--paralel N]
+    python -m curs_compilare.instructor.verificare_rapida [--solutii] [--limita-notebook 300] [--paralel N]
                                                [--iesire build/verificare] [NOTEBOOK ...]
 
 Pe o mașină cu multe nuclee, notebook-urile rulează câte mai multe deodată, fiecare în kernel-ul
@@ -15,7 +15,7 @@ strică nimic; doar secundele din tabel se pot lungi, fiindcă notebook-urile î
 
 Pe Colab, după celula de pregătire a oricărui capitol, într-o celulă nouă:
 
-    from curs_compilare.verificare_rapida import verifica
+    from curs_compilare.instructor.verificare_rapida import verifica
     verifica()
 
 Verificarea spune doar dacă mașina poate rula cursul (bibliotecile, compilatorul, GPU-ul); cifrele
@@ -36,8 +36,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cifre import cu_substantiv, format_numar, radacina_cursului
-from .mediu import VARIABILA_PROFIL, detecteaza_mediul
+from ..cifre import cu_substantiv, format_numar, radacina_cursului
+from ..mediu import VARIABILA_PROFIL, detecteaza_mediul
 from .validare import MEMORIE_PE_PROCESE, executa_notebook, notebookuri_cursului, nvidia_smi
 
 #: Limita implicită a unui notebook, în secunde (în profilul rapid, pe un H200, un capitol durează

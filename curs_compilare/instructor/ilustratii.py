@@ -10,7 +10,8 @@ registrele, un **drum la cămară** înseamnă o citire sau o scriere a unui ten
   câte una, față de meniul întreg predat o singură dată și reluat (CUDA Graphs).
 
 Imaginile din `assets/bucataria/` se regenerează cu `make ilustratii`
-(adică `python -m curs_compilare.ilustratii`); notebook-urile le arată cu `arata(...)`.
+(adică `python -m curs_compilare.instructor.ilustratii`); notebook-urile le arată cu
+`grafice.arata_ilustratie(...)`.
 """
 
 from __future__ import annotations
@@ -26,14 +27,14 @@ if __name__ == "__main__":  # din linia de comandă nu avem nevoie de fereastră
 import matplotlib.pyplot as plt
 from matplotlib import patches
 
+from ..grafice import cale_ilustratie
+
 __all__ = [
     "OPERATII_LANT",
     "deseneaza_bucataria",
     "deseneaza_comparatia",
     "deseneaza_ospatarul",
     "regenereaza",
-    "cale_ilustratie",
-    "arata",
     "ILUSTRATII",
 ]
 
@@ -222,15 +223,6 @@ def deseneaza_ospatarul():
     return figura
 
 
-def _radacina() -> Path:
-    return Path(__file__).resolve().parent.parent
-
-
-def cale_ilustratie(nume: str) -> Path:
-    """Calea unei ilustrații din `assets/bucataria/`."""
-    return _radacina() / "assets" / "bucataria" / nume
-
-
 def _figura(nume: str):
     """Desenează ilustrația `nume` și întoarce figura matplotlib."""
     rezultat = ILUSTRATII[nume]()
@@ -250,20 +242,6 @@ def regenereaza(director: Path | str | None = None) -> list[Path]:
         plt.close(figura)
         scrise.append(cale)
     return scrise
-
-
-def arata(nume: str) -> None:
-    """Afișează în notebook o ilustrație din `assets/bucataria/`; dacă lipsește (de exemplu
-    într-o copie incompletă a cursului), o desenează pe loc. Nu întoarce nimic, ca apelul de
-    la sfârșitul unei celule să nu lase în urmă o valoare `Out[]`."""
-    cale = cale_ilustratie(nume)
-    if cale.exists():
-        from IPython.display import Image, display
-
-        display(Image(filename=str(cale)))
-        return
-    _figura(nume)
-    plt.show()
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ from typing import Callable, Mapping, Sequence
 
 import torch
 
-from .inspectie import limita_recompilari
-from .masurare import Masuratoare, compara
+from ..inspectie import limita_recompilari
+from ..masurare import Masuratoare, compara
 
 __all__ = [
     "lant_punctual",
@@ -246,7 +246,7 @@ class TreceriPrinRand:
     softmax_online: bool = False
 
     def __str__(self) -> str:
-        from .cifre import cu_substantiv, da_nu
+        from ..cifre import cu_substantiv, da_nu
 
         if self.reducere == "persistentă":
             cum = "reducere persistentă: rândul e adus o singură dată, în registre, și toate trecerile se fac acolo"

@@ -26,9 +26,9 @@ nu merge fără rețea. Fără rețea, fișierul se deschide ca o pagină lungă
 ilustrațiile (puse în fișier) se văd, dar fără navigarea între diapozitive. Construirea
 diapozitivelor nu cere rețea.
 
-    python -m curs_compilare.diapozitive                        # toate capitolele
-    python -m curs_compilare.diapozitive notebooks/03_*.ipynb   # doar câteva
-    python -m curs_compilare.diapozitive --cu-iesiri --iesire build/diapozitive_cu_iesiri \\
+    python -m curs_compilare.instructor.diapozitive                        # toate capitolele
+    python -m curs_compilare.instructor.diapozitive notebooks/03_*.ipynb   # doar câteva
+    python -m curs_compilare.instructor.diapozitive --cu-iesiri --iesire build/diapozitive_cu_iesiri \\
         $(ls build/validare/executate/0*.ipynb | grep -v _solutii)
 """
 
@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 #: Dosarul cursului (cel cu `notebooks/` și `assets/`).
-RADACINA = Path(__file__).resolve().parent.parent
+RADACINA = Path(__file__).resolve().parents[2]
 
 #: Unde ajung diapozitivele, dacă nu alegi altceva.
 DOSAR_IMPLICIT = RADACINA / "build" / "diapozitive"
@@ -213,7 +213,7 @@ def construieste_toate(cai=None, dosar: str | Path = DOSAR_IMPLICIT, cu_iesiri: 
 
 def main(argumente=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m curs_compilare.diapozitive",
+        prog="python -m curs_compilare.instructor.diapozitive",
         description="Diapozitivele reveal.js ale atelierului, din notebook-urile cursului (care rămân neatinse).",
     )
     parser.add_argument("notebookuri", nargs="*", help="notebook-urile (implicit, toate din notebooks/)")

@@ -1,0 +1,15 @@
+"""Uneltele capitolelor: câte un modul pentru fiecare capitol care are nevoie de unelte proprii,
+cu numărul capitolului în nume, ca să știi din prima unde cauți.
+
+- `cap03_fuziune` — lanțurile de operații, octeții mutați, codul generat (03);
+- `cap04_grafuri_cuda` — costul lansărilor, grafurile CUDA, `reduce-overhead` (04);
+- `cap05_reglare` — reglarea automată, produsul de matrice în Triton, modurile (05);
+- `cap05_cache` — cache-ul lui Inductor și artefactele lui, într-un proces nou (05, 06);
+- `cap06_modelul_intreg` — antrenarea și servirea modelului întreg, precizia, modurile (06);
+- `cap07_diagnoza` — jurnalele, urmele, etapele compilatorului, harta diagnozei (07).
+
+Cine pe cine importă: un modul de aici folosește nucleul de măsurare (modulele din
+`curs_compilare/`, de exemplu `masurare`, `cifre`, `modele`) și, la nevoie, uneltele altui
+capitol de aici; nu importă niciodată `curs_compilare.instructor`. Nucleul nu importă nimic de
+aici. Testul `tests/test_arhitectura.py` verifică aceste reguli.
+"""

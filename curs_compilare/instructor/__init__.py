@@ -1,0 +1,13 @@
+"""Uneltele instructorului și ale celui care întreține cursul (nu ale cursantului):
+
+- `validare` — execută toate notebook-urile și scrie raportul de referință (`make validare`);
+- `verificare_rapida` — verificarea mașinii înaintea orei (`make verifica`);
+- `durate` — duratele „Run All” din prima celulă a capitolelor și din README (`make durate`);
+- `diapozitive` — diapozitivele atelierului, din notebook-uri (`make diapozitive`);
+- `depozit` — adresa cursului, insignele Colab și celula de pregătire (`make insigne`);
+- `ilustratii` — desenele bucătăriei din `assets/bucataria/` (`make ilustratii`).
+
+Cine pe cine importă: modulele de aici folosesc nucleul (`curs_compilare/`) și, la nevoie,
+uneltele capitolelor (`curs_compilare.capitole`); nici nucleul, nici capitolele nu importă nimic
+de aici. Testul `tests/test_arhitectura.py` verifică aceste reguli.
+"""
