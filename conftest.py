@@ -7,6 +7,7 @@
   (un `Out[]` cu text: celula se termină cu un apel care întoarce ceva)."""
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 # Pachetul cursului, importat primul: pe o mașină fără GPU pornește interpretorul Triton
 # (TRITON_INTERPRET=1), ceea ce trebuie să se întâmple înainte ca vreun test să încarce triton.
 import curs_compilare  # noqa: F401
+from curs_compilare import cifre
 from curs_compilare.cifre import probleme_de_format
 from curs_compilare.concluzii import contradictii, text_iesiri
 
@@ -76,3 +78,18 @@ def pytest_runtest_call(item):
                 + ". Pune „;” după ultimul apel sau atribuie-i rezultatul."
             )
     return rezultat
+
+
+@pytest.fixture
+def cifre_notate(monkeypatch, tmp_path):
+    """Cifrele notate de `cifre.inregistreaza` cât ține testul: o funcție care întoarce lista lor
+    (dicționare cu cheie, valoare, unitate, descriere...), în ordinea în care au fost notate."""
+    fisier = tmp_path / "cifre.jsonl"
+    monkeypatch.setenv(cifre.VARIABILA_FISIER, str(fisier))
+
+    def citeste():
+        if not fisier.exists():
+            return []
+        return [json.loads(rand) for rand in fisier.read_text(encoding="utf-8").splitlines()]
+
+    return citeste

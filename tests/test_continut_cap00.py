@@ -16,6 +16,9 @@ FISIERE = [
     RADACINA / "solutions" / "00_mediul_si_masurarea_solutii.ipynb",
 ]
 VERIFICARI = RADACINA / "curs_compilare" / "exercitii" / "cap00.py"
+#: Uneltele capitolului: ce tipăreau și notau celulele stă acum aici, așa că verificările textului
+#: și ale numerelor tipărite se uită și în ele.
+UNELTE = RADACINA / "curs_compilare" / "capitole" / "cap00_masurare.py"
 
 
 @pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
@@ -24,10 +27,11 @@ def test_apel_nu_apelare(cale):
     assert not gasite, f"scrie „apel / apeluri / primul apel”, nu: {sorted(set(gasite))}"
 
 
-def test_verificarile_spun_apel_nu_apelare():
-    text = VERIFICARI.read_text(encoding="utf-8")
+@pytest.mark.parametrize("modul", [VERIFICARI, UNELTE], ids=lambda c: c.name)
+def test_verificarile_spun_apel_nu_apelare(modul):
+    text = modul.read_text(encoding="utf-8")
     gasite = APELARE.findall(text)
-    assert not gasite, f"cap00.py: {sorted(set(gasite))}"
+    assert not gasite, f"{modul.name}: {sorted(set(gasite))}"
 
 
 @pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
@@ -54,9 +58,12 @@ def test_numerele_tiparite_trec_prin_cifre(cale):
         assert '.replace(",", " ")' not in celula.source
 
 
-def test_verificarile_scriu_numerele_prin_cifre():
-    gasite = FORMAT_INTERZIS.findall(VERIFICARI.read_text(encoding="utf-8"))
-    assert not gasite, f"cap00.py formatează numere de mână: {gasite}"
+@pytest.mark.parametrize("modul", [VERIFICARI, UNELTE], ids=lambda c: c.name)
+def test_verificarile_scriu_numerele_prin_cifre(modul):
+    text = modul.read_text(encoding="utf-8")
+    gasite = FORMAT_INTERZIS.findall(text)
+    assert not gasite, f"{modul.name} formatează numere de mână: {gasite}"
+    assert '.replace(",", " ")' not in text
 
 
 def _ultima_expresie(sursa):
@@ -66,11 +73,22 @@ def _ultima_expresie(sursa):
     return corp[-1] if corp and isinstance(corp[-1], ast.Expr) else None
 
 
-#: Apelurile cu care o celulă poate să se termine: nu întorc nimic (print, grafice.arata) sau
-#: întorc un rezultat cu reprezentare HTML (verificările exercițiilor, exploratorul).
+def _unelte_care_nu_intorc_nimic() -> tuple[str, ...]:
+    """Uneltele capitolului (`cap00_masurare`) declarate `-> None`: tipăresc sau notează cifre."""
+    from curs_compilare.capitole import cap00_masurare
+
+    return tuple(
+        f"{nume}(" for nume in cap00_masurare.__all__
+        if getattr(cap00_masurare, nume).__annotations__.get("return", "lipsă") in (None, "None")
+    )
+
+
+#: Apelurile cu care o celulă poate să se termine: nu întorc nimic (print, grafice.arata, uneltele
+#: capitolului care tipăresc sau notează cifre) sau întorc un rezultat cu reprezentare HTML
+#: (verificările exercițiilor, exploratorul).
 PERMISE_LA_FINAL = (
     "print", "grafice.arata", "ilustratii.arata", "exploreaza", "verificari.exercitiul_", "rezultat", "cifre.inregistreaza",
-)
+) + _unelte_care_nu_intorc_nimic()
 
 
 @pytest.mark.parametrize("cale", FISIERE, ids=lambda c: c.name)
@@ -127,17 +145,20 @@ def test_solutia_exercitiului_3_foloseste_modelul_unic():
     (64993, (1.01, 0.9, 1.2), "în limita zgomotului"),  # un prag din zgomot nu e dat drept sigur
 ])
 def test_pragul_de_rentabilitate_nu_e_dat_drept_sigur_cand_diferenta_e_zgomot(prag, raport, asteptat):
+    """Propoziția de sub graficul rentabilității o scrie `raporteaza_rentabilitatea`, din uneltele
+    capitolului; celula graficului i-o cere, cu pragul din grafic și accelerarea măsurată."""
     import contextlib
     import io
 
     from curs_compilare import cifre
+    from curs_compilare.capitole.cap00_masurare import raporteaza_rentabilitatea
     from curs_compilare.masurare import Raport
 
     sursa = next(c.source for c in _celule(FISIERE[0], "code") if "grafic_rentabilitate(" in c.source)
-    bloc = sursa[sursa.index("if prag is None:"):]
+    assert "raporteaza_rentabilitatea(prag, accelerare)" in sursa
     iesire = io.StringIO()
     with contextlib.redirect_stdout(iesire):
-        exec(bloc, {"prag": prag, "accelerare": Raport(*raport, runde=5), "cifre": cifre})
+        raporteaza_rentabilitatea(prag, Raport(*raport, runde=5))
     text = iesire.getvalue()
     assert asteptat in text and cifre.probleme_de_format(text) == []
     assert ("s-a amortizat" in text) == (asteptat.startswith("Compilarea"))

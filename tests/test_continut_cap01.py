@@ -7,11 +7,14 @@ import re
 import pytest
 
 from curs_compilare.capitole import cap05_reglare as reglare
-from text_notebook import RADACINA, markdown, siruri_din_cod
+from text_notebook import RADACINA, markdown, siruri, siruri_din_cod
 from text_notebook import surse as _celule
 
 CAPITOL = RADACINA / "notebooks" / "01_primul_torch_compile.ipynb"
 SOLUTIE = RADACINA / "solutions" / "01_primul_torch_compile_solutii.ipynb"
+#: Uneltele capitolului: ce tipăreau și notau celulele stă acum aici, așa că verificările textului
+#: tipărit și ale numerelor se uită, pentru capitol, și în ele.
+UNELTE = RADACINA / "curs_compilare" / "capitole" / "cap01_prima_compilare.py"
 
 
 def _markdown(cale=CAPITOL):
@@ -19,7 +22,11 @@ def _markdown(cale=CAPITOL):
 
 
 def _texte_din_cod(cale=CAPITOL) -> list[str]:
-    return siruri_din_cod(cale)
+    """Șirurile din celulele de cod; pentru capitol, și cele din uneltele lui."""
+    texte = siruri_din_cod(cale)
+    if cale == CAPITOL:
+        texte += siruri(UNELTE.read_text(encoding="utf-8"))
+    return texte
 
 
 def _tot_textul(cale=CAPITOL) -> str:
@@ -69,6 +76,8 @@ def test_terminologia_ghidului(cale):
 @pytest.mark.parametrize("cale", [CAPITOL, SOLUTIE], ids=lambda c: c.name)
 def test_numerele_tiparite_trec_prin_cifre(cale):
     cod = "\n".join(_celule(cale, "code"))
+    if cale == CAPITOL:
+        cod += "\n" + UNELTE.read_text(encoding="utf-8")
     for format_interzis in (r":[<>^]?\d*\.\d+f\}", r":\d*\.?\d*%\}", r":\d*\.?\d*g\}", r":,\}", r'\.replace\(",", " "\)'):
         assert not re.search(format_interzis, cod), f"număr formatat de mână ({format_interzis}): folosește curs_compilare.cifre"
 
@@ -92,27 +101,26 @@ def test_enuntul_exercitiului_1_numeste_ce_verifica_verificarea():
 
 
 def _propozitia_de_sub_grafic(inferenta, antrenare, are_gpu, profil="complet"):
-    """Ce tipărește capitolul sub graficul secțiunii 3, pentru două accelerări date."""
+    """Ce tipărește capitolul sub graficul secțiunii 3, pentru două accelerări date: propozițiile
+    le scrie `explica_incetinirea`, din uneltele capitolului, chemată de celula graficului."""
     import contextlib
     import io
     import types
 
-    from curs_compilare import cifre
-    from curs_compilare.concluzii import cauza_lentorii
+    from curs_compilare.capitole.cap01_prima_compilare import explica_incetinirea
     from curs_compilare.masurare import Raport
 
-    sursa = next(s for s in _celule(CAPITOL, "code") if "# Sub grafic" in s)
-    bloc = sursa[sursa.index("# Sub grafic"):sursa.index('if not MEDIU.are_gpu:\n    print("Pe procesor')]
-    mediu = {
-        "cifre": cifre, "cauza_lentorii": cauza_lentorii, "jetoane": 512,
-        "accelerare_inferenta": Raport(inferenta, 0.95 * inferenta, 1.05 * inferenta, 5),
-        "accelerare_antrenare": Raport(antrenare, 0.95 * antrenare, 1.05 * antrenare, 5),
-        "MEDIU": types.SimpleNamespace(are_gpu=are_gpu, profil=profil),
-        "model": types.SimpleNamespace(numar_parametri=lambda: 563_456),
-    }
+    sursa = next(s for s in _celule(CAPITOL, "code") if "grafic_inferenta_si_antrenare(" in s)
+    assert "explica_incetinirea(accelerare_inferenta, accelerare_antrenare, MEDIU, model.numar_parametri(), jetoane)" in sursa
     iesire = io.StringIO()
     with contextlib.redirect_stdout(iesire):
-        exec(bloc, mediu)
+        explica_incetinirea(
+            Raport(inferenta, 0.95 * inferenta, 1.05 * inferenta, 5),
+            Raport(antrenare, 0.95 * antrenare, 1.05 * antrenare, 5),
+            types.SimpleNamespace(are_gpu=are_gpu, profil=profil),
+            563_456,
+            512,
+        )
     return iesire.getvalue()
 
 

@@ -15,6 +15,9 @@ from text_notebook import surse as _celule
 
 CAPITOL = RADACINA / "notebooks" / "02_dynamo_garzi_intreruperi_recompilari.ipynb"
 SOLUTIE = RADACINA / "solutions" / "02_dynamo_garzi_intreruperi_recompilari_solutii.ipynb"
+#: Uneltele capitolului: tabelul, graficele și propozițiile mutate din celule stau aici, așa că
+#: verificările textului tipărit și ale formatului se uită, pentru capitol, și în ele.
+UNELTE = RADACINA / "curs_compilare" / "capitole" / "cap02_dynamo.py"
 
 
 def _markdown(cale=CAPITOL):
@@ -58,7 +61,8 @@ def test_limita_de_recompilari_pastreaza_versiunile_compilate():
 @pytest.mark.parametrize("cale", [CAPITOL, SOLUTIE], ids=lambda c: c.parent.name)
 def test_apel_nu_apelare(cale):
     """Terminologia cursului: „apel / apeluri / primul apel”, în proză și în textul tipărit."""
-    texte = [_markdown(cale)] + [t for s in _celule(cale, "code") for t in _texte_din_cod(s)]
+    surse = _celule(cale, "code") + ([UNELTE.read_text(encoding="utf-8")] if cale == CAPITOL else [])
+    texte = [_markdown(cale)] + [t for s in surse for t in _texte_din_cod(s)]
     gasite = [m.group(0) for t in texte for m in re.finditer(r"\w*apel(?:are|ări|area|ării|ările|ărilor)\w*", t)]
     assert not gasite, gasite
 
@@ -70,7 +74,7 @@ def test_mesajele_verificarilor_spun_apel():
 
 
 def test_fara_specificatori_de_format_si_etichete_inghesuite():
-    cod = "\n".join(_celule(CAPITOL, "code"))
+    cod = "\n".join(_celule(CAPITOL, "code") + [UNELTE.read_text(encoding="utf-8")])
     assert not re.search(r"\{[^{}]*:[<>^]?\d*\.\d+[fegs%]\}", cod), "numerele trec prin curs_compilare.cifre"
     assert "gr.)" not in cod, "etichetele „n (g gr.)” se suprapuneau pe axa x"
     assert "secondary_xaxis" in cod

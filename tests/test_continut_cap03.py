@@ -74,7 +74,8 @@ def test_pachetul_scrie_numerele_prin_cifre(cale):
 
 
 def test_titlurile_folosesc_formatorii():
-    cod = _cod()
+    # graficele și tabelele capitolului stau acum în unealta lui: le cauți în amândouă
+    cod = _cod() + "\n" + PACHET[1].read_text(encoding="utf-8")
     assert "{forma_softmax[0]} × {forma_softmax[1]}" not in cod
     assert "[str(k) for k in numere_sinusuri]" not in cod
     assert 'f"{numar_operatii} operații' not in cod
@@ -91,8 +92,11 @@ def test_terminologia(cale):
 
 
 #: Apelurile cu care o celulă poate să se termine (nu întorc nimic sau au reprezentare HTML).
+#: `inregistreaza_…` sunt uneltele capitolului care înregistrează cifrele (întorc None, vezi
+#: tests/test_fuziune_si_ilustratii.py).
 PERMISE_LA_FINAL = (
     "print", "grafice.arata", "ilustratii.arata", "exploreaza", "verificari.exercitiul_", "rezultat", "cifre.inregistreaza",
+    "inregistreaza_",
 )
 
 
@@ -120,31 +124,21 @@ def test_exercitiul_2_spune_ce_verifica():
     assert "verificari.exercitiul_2(swiglu)" in solutie
 
 
-def _sursa_cu(fragment):
-    return next(c.source for c in _celule(CAPITOL, "code") if fragment in c.source)
-
-
-def _ruleaza(bloc, **mediu):
-    import contextlib
-    import io
-
-    iesire = io.StringIO()
-    with contextlib.redirect_stdout(iesire):
-        exec(bloc, mediu)
-    return iesire.getvalue(), mediu
-
-
 @pytest.mark.parametrize("are_gpu", [True, False], ids=["gpu", "cpu"])
 def test_nota_peste_plafon_apare_doar_peste_plafon_si_spune_de_ce(are_gpu):
+    """Nota de sub măsurătorile lanțului (acum în unealta capitolului, `nota_peste_plafon`), cu
+    aceleași cazuri: sub plafon și zgomot, un tensor mic care încape în cache, unul cât plafonul."""
     import types
 
-    from curs_compilare import cifre, grafice
+    from curs_compilare import cifre
+    from curs_compilare.capitole.cap03_fuziune import nota_peste_plafon
 
-    sursa = _sursa_cu("def nota_peste_plafon")
-    bloc = sursa[sursa.index("def nota_peste_plafon"):sursa.index("dimensiuni = dimensiune(")]
+    assert "nota_peste_plafon(" in _cod(), "capitolul spune de ce o lățime de bandă trece de plafon"
     plafon = types.SimpleNamespace(gbps=80.0, octeti_copiati=16 * 2**20)
-    _, mediu = _ruleaza(bloc, plafon=plafon, cifre=cifre, grafice=grafice, MEDIU=types.SimpleNamespace(are_gpu=are_gpu))
-    nota = mediu["nota_peste_plafon"]
+
+    def nota(latime_gbps, octeti_tensor):
+        return nota_peste_plafon(latime_gbps, octeti_tensor, plafon, are_gpu)
+
     assert nota(80.0, 256 * 2**10) == "" and nota(83.0, 256 * 2**10) == ""  # sub 5% peste: zgomot
     text = nota(400.0, 256 * 2**10)
     assert text.startswith("Peste plafon (500%): tensorul de 256 KiB încape") and "de 16 MiB" in text
@@ -156,19 +150,20 @@ def test_nota_peste_plafon_apare_doar_peste_plafon_si_spune_de_ce(are_gpu):
 @pytest.mark.parametrize("profil, are_gpu, motiv", [
     ("rapid", False, "profilul rapid"), ("complet", False, "pe procesor"), ("complet", True, "pe GPU-ul tău")])
 def test_sub_graficul_exercitiului_3_abaterile_de_la_model(profil, are_gpu, motiv):
-    import types
-
-    from curs_compilare import cifre, grafice
+    """Nota de sub graficul exercițiului 3 (acum `nota_abateri_de_la_model`), cu aceleași cazuri."""
+    from curs_compilare import cifre
+    from curs_compilare.capitole.cap03_fuziune import nota_abateri_de_la_model
     from curs_compilare.exercitii import cap03
     from curs_compilare.masurare import Raport
 
-    sursa = _sursa_cu("# Sub grafic, doar dacă măsurătoarea se abate")
-    bloc = sursa[sursa.index("# Sub grafic"):sursa.index("if not MEDIU.are_gpu:\n    cifre.afiseaza_referinta")]
-    mediu = dict(cifre=cifre, grafice=grafice, verificari=cap03, numar_ex3=2**20,
-                 MEDIU=types.SimpleNamespace(are_gpu=are_gpu, profil=profil))
+    assert "nota_abateri_de_la_model(" in _cod(), "capitolul spune de ce măsurătoarea se abate de la model"
+
+    def nota(masurate):
+        return nota_abateri_de_la_model(masurate, cap03.ACCELERARI_ASTEPTATE, profil, are_gpu, 2**20 * 4)
+
     aproape = {l: Raport(a, a, a) for l, a in cap03.ACCELERARI_ASTEPTATE.items()}
-    assert _ruleaza(bloc, masurate=aproape, litere=list(aproape), **mediu)[0] == ""
+    assert nota(aproape) == ""
     departe = {**aproape, "A": Raport(0.5, 0.5, 0.5), "D": Raport(3.0, 3.0, 3.0)}
-    text = _ruleaza(bloc, masurate=departe, litere=list(departe), **mediu)[0]
+    text = nota(departe)
     assert "cu mai mult de o treime la A și D." in text and motiv in text
     assert cifre.probleme_de_format(text) == []

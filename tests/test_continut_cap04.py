@@ -65,26 +65,15 @@ def test_solutia_nu_recomanda_cpu_ca_remediu():
 
 
 def _propozitiile_loturilor(loturi, accelerari, are_gpu):
-    """Ce tipărește, sub graficul loturilor, blocul din capitol, pentru niște accelerări date."""
-    import contextlib
-    import io
-    import types
-
-    from curs_compilare import cifre
-    from curs_compilare.concluzii import concluzie_accelerare
+    """Ce tipărește, sub graficul loturilor, capitolul (prin `propozitii_loturi`, cu pragul
+    capitolului), pentru niște accelerări date."""
+    from curs_compilare.capitole.cap04_grafuri_cuda import propozitii_loturi
     from curs_compilare.masurare import Raport
 
     sursa = next(c.source for c in nbformat.read(CAPITOL, as_version=4).cells if "PRAG_CASTIG = 1.1" in c.source)
-    bloc = sursa[sursa.index("PRAG_CASTIG = 1.1"):sursa.index("if MEDIU.are_gpu:\n    cifre.inregistreaza")]
-    mediu = {
-        "cifre": cifre, "concluzie_accelerare": concluzie_accelerare, "loturi": loturi, "accelerari": accelerari,
-        "rapoarte_loturi": [Raport(a, 0.95 * a, 1.05 * a, 5, jos=0.98 * a, sus=1.02 * a) for a in accelerari],
-        "MEDIU": types.SimpleNamespace(are_gpu=are_gpu),
-    }
-    iesire = io.StringIO()
-    with contextlib.redirect_stdout(iesire):
-        exec(bloc, mediu)
-    return iesire.getvalue()
+    assert "propozitii_loturi(loturi, rapoarte_loturi, PRAG_CASTIG, MEDIU.are_gpu)" in sursa
+    rapoarte_loturi = [Raport(a, 0.95 * a, 1.05 * a, 5, jos=0.98 * a, sus=1.02 * a) for a in accelerari]
+    return propozitii_loturi(loturi, rapoarte_loturi, 1.1, are_gpu) + "\n"
 
 
 @pytest.mark.parametrize("are_gpu", [True, False], ids=["gpu", "cpu"])

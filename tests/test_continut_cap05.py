@@ -87,7 +87,10 @@ def test_terminologia_ghidului(cale):
 
 
 def test_graficul_cacheului_centreaza_o_singura_serie():
+    # graficul proceselor stă acum în unealta cache-ului (`grafic_procese`): îl cauți acolo
     cod = next(s for s in _celule(CAPITOL, "code") if "primul_apel_in_proces_nou(" in s)
+    assert "grafic_procese(" in "\n".join(_celule(CAPITOL, "code"))
+    cod += "\n" + (RADACINA / "curs_compilare" / "capitole" / "cap05_cache.py").read_text(encoding="utf-8")
     assert "p - 0.2" not in cod, "barele unei singure serii ar sta decalate față de etichete"
     assert "(len(serii) - 1) / 2" in cod
 

@@ -21,6 +21,12 @@ def _cod() -> str:
     return "\n".join(_celule(CAPITOL, "code"))
 
 
+def _cod_si_modul() -> str:
+    """Codul notebook-ului și sursa modulului capitolului, unde stau tabelele, graficele și cifrele
+    pentru raport."""
+    return _cod() + "\n" + MODUL.read_text(encoding="utf-8")
+
+
 def test_structura_ca_in_capitolele_anterioare():
     cod = _celule(CAPITOL, "code")
     text = markdown(CAPITOL)
@@ -46,7 +52,7 @@ def test_max_autotune_doar_la_cerere_pe_gpu_cu_referinta():
     cod = _cod()
     assert 'os.environ.get("CURS_MAX_AUTOTUNE") == "1"' in cod
     assert "moduri_pentru_mediu(max_autotune=MASOARA_MAX_AUTOTUNE)" in cod
-    assert 'afiseaza_referinta("06.moduri_antrenare_max")' in cod
+    assert 'afiseaza_referinta("06.moduri_antrenare_max")' in _cod_si_modul()
     assert "--max-autotune" in markdown(CAPITOL)
 
 
@@ -149,7 +155,7 @@ def test_referinta_eager_e_forma_ei_cea_mai_buna():
     assert "`fused=True`" in text and "`capturable=True`" in text and "capturable=False" in text
     assert "optimizare_eager(model_eager, RATA)" in cod and "optimizare_eager(model_nou, RATA)" in cod
     assert "compilat=False" not in cod
-    assert "varianta_adamw" in cod and "06.pas_adamw_eager_" in cod
+    assert "varianta_adamw" in cod and "06.pas_adamw_eager_" in _cod_si_modul()
     assert "pune_rata(optimizator" in cod and '["lr"].fill_(RATA / 10)' not in cod
     script = SCRIPT.read_text(encoding="utf-8")
     assert "optimizare_eager(" in script and "compilat=False" not in script
@@ -159,7 +165,8 @@ def test_memoria_e_cresterea_pasului_plus_grupul_grafurilor_cuda():
     text, cod = markdown(CAPITOL), _cod()
     assert "max_memory_allocated()` minus `torch.cuda.memory_allocated()" in text
     assert "vârful memoriei" not in text + cod and "max_memory_allocated e doar" not in cod
-    assert "memorie_pas_mib" in cod and "grafuri_cuda_mib" in cod and "memorie_ceruta_mib" in cod
+    cod_si_modul = _cod_si_modul()
+    assert "memorie_pas_mib" in cod_si_modul and "grafuri_cuda_mib" in cod_si_modul and "memorie_ceruta_mib" in cod_si_modul
     modul = MODUL.read_text(encoding="utf-8")
     assert "def crestere_memorie_mib" in modul and "segment_pool_id" in modul
     assert "memoria cerută" in text and "1 024 MiB" in text  # exercițiul 2, pe aceeași definiție
@@ -193,7 +200,7 @@ def test_mega_cache_incalzeste_compilatorul_in_procesul_nou():
     text = markdown(CAPITOL)
     assert "fiecare proces importă compilatorul și îl încălzește" in text
     assert "plătește totuși pornirea Python, importurile și taxa primei compilări" not in text
-    assert "06.megacache_rece_incalzit_s" in _cod()
+    assert "06.megacache_rece_incalzit_s" in _cod_si_modul()
 
 
 def test_decodarea_trece_peste_marginea_unei_galeti_pe_orice_profil():
@@ -210,12 +217,12 @@ def test_decodarea_trece_peste_marginea_unei_galeti_pe_orice_profil():
         assert len(galeti_folosite(prompt, noi, int(minime.group(profil + 1)), maxim)) >= 2, profil
     text = markdown(CAPITOL)
     assert "rulează eager, în afara grafului" in text and "`argmax`" in text
-    assert "06.decodare_eager_ms" not in cod and "_pe_jeton_ms" in cod
+    assert "06.decodare_eager_ms" not in _cod_si_modul() and "_pe_jeton_ms" in _cod_si_modul()
 
 
 def test_modul_pasului_optimizatorului_numit_si_float16():
     text, cod = markdown(CAPITOL), _cod()
-    assert "compilat o singură dată, în modul implicit" in text and "note_etichete(c)" in cod
+    assert "compilat o singură dată, în modul implicit" in text and "note_etichete(c)" in _cod_si_modul()
     assert "`scalare.unscale_`" in text and "PRECIZIE == torch.float16" in cod
     modul = MODUL.read_text(encoding="utf-8")
     assert "def pas_cu_scalare" in modul and "scalare.step(optimizator)\n" not in modul
@@ -231,3 +238,14 @@ def test_limba_modulelor_capitolului():
             assert sedila not in sursa, cale.name
     cod = _cod()
     assert "Prompt de {cifre.format_numar" not in cod and "jetoane, {cifre.cu_substantiv(PASI" not in cod
+
+
+def test_numele_folosite_de_cifrele_de_pe_gpu_sunt_cele_din_notebook():
+    """Cifrele de pe GPU (care nu rulează pe o mașină fără GPU) se înregistrează din unelte care caută
+    formele lui AdamW și strategiile de decodare după nume: fiecare nume trebuie să fie chiar cel din
+    notebook, iar fiecare unealtă folosită trebuie să existe în modul."""
+    cod = _cod()
+    for nume in list(antrenare.CHEI_FORME_ADAMW) + list(antrenare.CHEI_DECODARE):
+        assert f'"{nume}"' in cod, nume
+    for nume in re.findall(r"\b((?:tabel|grafic|inregistreaza)_\w+)\(", cod):
+        assert hasattr(antrenare, nume), nume

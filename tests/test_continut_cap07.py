@@ -19,8 +19,17 @@ SOLUTIE = RADACINA / "solutions" / "07_diagnoza_compilarii_solutii.ipynb"
 CAPITOL_05 = RADACINA / "notebooks" / "05_reglare_automata_max_autotune.ipynb"
 
 
+MODUL = RADACINA / "curs_compilare" / "capitole" / "cap07_diagnoza.py"
+
+
 def _cod(cale=CAPITOL) -> str:
     return "\n".join(_celule(cale, "code"))
+
+
+def _cod_si_modul() -> str:
+    """Codul notebook-ului și sursa modulului capitolului, unde stau graficele, cifrele pentru raport
+    și măsurarea trapelor de ieșire."""
+    return _cod() + "\n" + MODUL.read_text(encoding="utf-8")
 
 
 def _functii_din_notebook(*nume: str) -> dict:
@@ -288,8 +297,9 @@ def test_revizie_faptele_din_text_se_potrivesc_cu_sursa():
 
 
 def _apeluri_concluzie(cale=CAPITOL):
+    """Apelurile lui `concluzie_accelerare` din celulele de cod ale capitolului și din modulul lui."""
     apeluri = []
-    for sursa in _celule(cale, "code"):
+    for sursa in _celule(cale, "code") + [MODUL.read_text(encoding="utf-8")]:
         if "%matplotlib" in sursa:
             continue
         for nod in ast.walk(ast.parse(sursa)):
@@ -310,7 +320,7 @@ def test_cauza_spusa_depinde_de_ce_se_compara():
             continue
         referinta = numite.get("referinta")
         assert referinta is None or ast.literal_eval(referinta) in ("cea eager", "aceeași variantă în modul eager"), ast.unparse(apel)
-    cod = _cod()
+    cod = _cod_si_modul()
     assert 'ce_se_compara="variante", grafuri=(grafuri[varianta], grafuri[referinta])' in cod
     assert cod.count("concluzie_trapa(") >= 4
 
@@ -319,8 +329,8 @@ def test_pasul_reparat_e_comparat_si_cu_eager_reparat():
     cod = _cod()
     assert '"eager, reparat": pas_reparat' in cod and '"compilat, reparat": pas_reparat_compilat' in cod
     assert 'comparatie.accelerare("eager, reparat", "compilat, reparat")' in cod
-    assert "nu e cea mai rapidă dintre cele patru" in cod  # propoziția de sub grafic, din cifre
-    assert "07.pas_reparat_fata_de_eager_reparat" in cod
+    assert "nu e cea mai rapidă dintre cele patru" in _cod_si_modul()  # propoziția de sub grafic, din cifre
+    assert "07.pas_reparat_fata_de_eager_reparat" in _cod_si_modul()
     text = markdown(CAPITOL)
     assert "**Baza de comparație.**" in text and "fused=True" in text and "capturable=True" in text
 
@@ -396,8 +406,8 @@ def test_restrictiile_lui_torch_cond_pe_versiunea_instalata():
 
 
 def test_avertismentul_zlib_e_prins_si_spus_in_romana():
-    cod = _cod()
-    assert "with diagnoza.avertismente_dynamo() as avertismente:" in cod
+    cod = _cod_si_modul()
+    assert "avertismente_dynamo() as avertismente:" in cod
     assert "Avertismentul lui Dynamo, pe scurt:" in cod
 
 
@@ -424,3 +434,10 @@ def test_fara_calcurile_si_greselile_gasite_la_revizie():
     for text in texte:
         for gresit in (r"\baleatorul\b", r"bucla fierbinte", r"Compil-o", r"pașii și dispozitivul", r"\d de jetoane"):
             assert not re.search(gresit, text), gresit
+
+
+def test_uneltele_folosite_de_capitol_exista_in_modul():
+    """Ramurile de GPU nu rulează pe o mașină fără GPU: fiecare `diagnoza.<nume>` din capitol trebuie să
+    existe în modul, ca un nume greșit să nu apară abia pe GPU-ul clasei."""
+    for nume in set(re.findall(r"\bdiagnoza\.(\w+)", _cod())):
+        assert hasattr(diagnoza, nume), nume

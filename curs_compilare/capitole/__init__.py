@@ -1,6 +1,11 @@
 """Uneltele capitolelor: câte un modul pentru fiecare capitol care are nevoie de unelte proprii,
 cu numărul capitolului în nume, ca să știi din prima unde cauți.
 
+- `cap00_masurare` — cronometrul naiv, timpii apel cu apel, pragul de rentabilitate, plafonul de
+  copiere, cu cifrele lor (00);
+- `cap01_prima_compilare` — cifrele inferenței și ale antrenării, ocuparea GPU-ului, graficul și
+  explicația unei încetiniri (01);
+- `cap02_dynamo` — tabelul întreruperilor, costul lor, compilările pe o secvență de loturi (02);
 - `cap03_fuziune` — lanțurile de operații, octeții mutați, codul generat (03);
 - `cap04_grafuri_cuda` — costul lansărilor, grafurile CUDA, `reduce-overhead` (04);
 - `cap05_reglare` — reglarea automată, produsul de matrice în Triton, modurile (05);

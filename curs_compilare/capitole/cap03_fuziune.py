@@ -4,6 +4,11 @@
 În bucătăria cursului: eager face câte un drum la cămară (memoria GPU-ului) pentru fiecare
 operație — citește tensorul, scrie rezultatul intermediar înapoi. Un kernel fuzionat face un
 singur drum: citește intrarea o dată, gătește totul în registre, scrie rezultatul o dată.
+
+La final stau uneltele care țin contabilitatea capitolului departe de celulele lui: tabelele și
+graficele, notele care diferă între GPU și procesor (`nota_peste_plafon`, `nota_ceas_perete`,
+`interpretare_gelu_sin_cos`...) și cifrele pentru raportul de referință (`inregistreaza_lantul`,
+`inregistreaza_softmax`...).
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from typing import Callable, Mapping, Sequence
 
 import torch
 
+from .. import cifre
+from ..cifre import cu_unitate, format_numar, format_octeti, format_procent
+from ..concluzii import concluzie_accelerare
 from ..inspectie import limita_recompilari
 from ..masurare import Masuratoare, compara
 
@@ -32,6 +40,24 @@ __all__ = [
     "argumente_multiplu_de_16",
     "TreceriPrinRand",
     "treceri_prin_rand",
+    "ETICHETE_LANT",
+    "nota_peste_plafon",
+    "tabel_latime_banda",
+    "grafic_lant_pe_dimensiuni",
+    "nota_ceas_perete",
+    "grafic_sinusuri",
+    "interpretare_gelu_sin_cos",
+    "concluzie_softmax",
+    "grafic_model_si_masurat",
+    "nota_abateri_de_la_model",
+    "inregistreaza_kernelurile",
+    "inregistreaza_lantul",
+    "inregistreaza_formele",
+    "inregistreaza_sinusurile",
+    "inregistreaza_gelu_sin_cos",
+    "inregistreaza_softmax",
+    "inregistreaza_triton",
+    "inregistreaza_exercitiul_3",
 ]
 
 
@@ -288,3 +314,221 @@ def treceri_prin_rand(kernel: KernelGenerat, lungime_rand: int) -> TreceriPrinRa
         citite = re.findall(r"loadu\((\w+)", "\n".join(corp))
         citiri.append(tuple(dict.fromkeys(citite)))
     return TreceriPrinRand(kernel.nume, "c++", len(citiri), tuple(citiri), online)
+
+
+# ---------------------------------------------------------------------------------------------
+# Ce tipărește, ce desenează și ce înregistrează capitolul: tabelele, graficele, notele care
+# diferă între GPU și procesor și cifrele pentru raportul de referință
+# ---------------------------------------------------------------------------------------------
+
+#: Etichetele celor două curbe ale lanțului din secțiunea 3.
+ETICHETE_LANT = {"eager": "eager (4 kernel-uri)", "compilat": "compilat (1 kernel)"}
+
+
+def nota_peste_plafon(latime_gbps: float, octeti_tensor: int, plafon, are_gpu: bool) -> str:
+    """O propoziție, doar când o lățime de bandă trece de plafon: de ce (altfel, textul gol).
+
+    `plafon` e plafonul de copiere măsurat (`masurare.masoara_plafon_copiere`: `gbps` și
+    `octeti_copiati`). Sub 5% peste plafon e zgomot și nu se spune nimic. Un tensor cel puțin cât
+    cel al plafonului nu poate sta în cache: diferența e zgomotul măsurătorii. Unul mai mic
+    încape, măcar în parte, într-un cache mai rapid decât memoria: L2 pe GPU, cache-urile
+    procesorului pe CPU."""
+    if latime_gbps <= 1.05 * plafon.gbps:
+        return ""
+    peste = f"Peste plafon ({format_procent(latime_gbps / plafon.gbps)}): "
+    if octeti_tensor >= plafon.octeti_copiati:  # aceeași mărime ca la plafon: nu e cache-ul
+        return peste + "pe un tensor cât cel al plafonului, diferența vine din zgomotul măsurătorii; repetă măsurarea."
+    unde = "cache-ul L2 al GPU-ului, mai rapid" if are_gpu else "cache-urile procesorului, mai rapide"
+    return (peste + f"tensorul de {format_octeti(octeti_tensor)} încape, măcar în parte, în {unde} decât memoria; "
+            f"plafonul s-a măsurat pe un tensor mai mare, de {format_octeti(plafon.octeti_copiati)}.")
+
+
+def tabel_latime_banda(dimensiuni: Sequence[int], latime_banda: Mapping[str, Sequence[float]], plafon_gbps: float) -> str:
+    """Tabelul secțiunii 3: pentru fiecare mărime a tensorului (`float32`), lățimea de bandă utilă
+    eager și compilată (GB/s), accelerarea și procentul din plafonul de copiere."""
+    randuri = [f"{'tensor':>10} {'eager':>12} {'compilat':>12} {'accelerare':>11} {'din plafon':>11}"]
+    for i, n in enumerate(dimensiuni):
+        e, c = latime_banda["eager"][i], latime_banda["compilat"][i]
+        randuri.append(f"{format_octeti(n * 4):>10} {cu_unitate(e, 'GB/s'):>12} {cu_unitate(c, 'GB/s'):>12} "
+                       f"{cu_unitate(c / e, '×'):>11} {format_procent(c / plafon_gbps):>11}")
+    return "\n".join(randuri)
+
+
+def grafic_lant_pe_dimensiuni(dimensiuni: Sequence[int], debite: Mapping[str, Sequence[tuple]], plafon_gbps: float):
+    """Graficul secțiunii 3: lățimea de bandă utilă a lanțului, eager și compilat, pe fiecare
+    mărime a tensorului, cu banda împrăștierii măsurate și linia plafonului de copiere.
+    `debite` e {"eager": [...], "compilat": [...]}, cu triplete (mediana, jos, sus) în GB/s
+    (`masurare.debit`). Întoarce axa; o afișezi cu `grafice.arata()`."""
+    from ..grafice import grafic_dimensiuni
+
+    return grafic_dimensiuni(
+        [n * 4 for n in dimensiuni],
+        {ETICHETE_LANT[nume]: [d[0] for d in debite[nume]] for nume in ETICHETE_LANT},
+        marime="lățime de bandă utilă (GB/s)",
+        plafon=plafon_gbps,
+        titlu="(x * 2 + 1).relu() * 3: lățimea de bandă utilă",
+        intervale={ETICHETE_LANT[nume]: ([d[1] for d in debite[nume]], [d[2] for d in debite[nume]]) for nume in ETICHETE_LANT},
+    )
+
+
+def nota_ceas_perete(dimensiuni: Sequence[int], masuratori: Sequence[Masuratoare], are_gpu: bool) -> str:
+    """Pe un GPU: mărimile tensorului măsurate cu ceasul de perete (apeluri limitate de procesor
+    sau echilibrate, deci cifre care depind și de procesor). Pe CPU, sau dacă nu e niciuna,
+    textul gol."""
+    ceasuri_perete = [format_octeti(n * 4) for n, m in zip(dimensiuni, masuratori) if m.ceas == "perete"]
+    if not (are_gpu and ceasuri_perete):
+        return ""
+    return ("Măsurate cu ceasul de perete (acolo GPU-ul așteaptă procesorul o parte din timp: apelurile sunt "
+            "limitate de procesor sau echilibrate, iar cifrele lor depind și de procesorul mașinii): "
+            + ", ".join(ceasuri_perete))
+
+
+def grafic_sinusuri(numere_sinusuri: Sequence[int], gbps_sinusuri: Sequence[float], plafon_gbps: float):
+    """Graficul modelului *roofline* din secțiunea 4: lățimea de bandă utilă a lanțului de `k`
+    sinusuri compilat, față de `k`, pe axe logaritmice, cu plafonul de copiere. Întoarce axa."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(numere_sinusuri, gbps_sinusuri, marker="o", label="compilat (1 kernel, 2 drumuri la cămară)")
+    ax.axhline(plafon_gbps, linestyle="--", color="black", linewidth=1, label="plafonul de copiere măsurat")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(numere_sinusuri, [format_numar(k) for k in numere_sinusuri])
+    ax.set_yscale("log")
+    ax.set_xlabel("sinusuri în lanț (calcul pe octet)")
+    ax.set_ylabel("lățime de bandă utilă (GB/s)")
+    ax.set_title("Același număr de octeți, tot mai mult calcul")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    return ax
+
+
+def interpretare_gelu_sin_cos(accelerare, gbps_compilat: float, plafon_gbps: float, are_gpu: bool, profil: str) -> str:
+    """Ce înseamnă măsurătoarea lui `cos(sin(gelu(x)))`: pe un GPU, în profilul complet, lanțul
+    e limitat de calcul dacă accelerarea (un `masurare.Raport`) rămâne sub raportul drumurilor
+    la cămară (3×) și kernel-ul compilat sub 80% din plafon; altfel, de memorie. Pe procesor sau
+    în profilul rapid, regula nu se aplică, iar textul spune de ce."""
+    if are_gpu and profil == "complet":
+        if accelerare.mediana < 0.9 * 3 and gbps_compilat < 0.8 * plafon_gbps:
+            return ("Interpretarea: accelerarea e sub raportul drumurilor la cămară (3×), iar kernel-ul compilat rămâne sub plafon: "
+                    "pe GPU-ul tău, lanțul e limitat de calcul.")
+        return ("Interpretarea: accelerarea e aproape de raportul drumurilor la cămară (3×) sau kernel-ul compilat e aproape de plafon: "
+                "pe GPU-ul tău, lanțul e încă limitat de memorie.")
+    return ("Regula din textul de mai jos (limitat de memorie sau de calcul) se aplică unui GPU cu tensori mari; "
+            + ("în profilul rapid, tensorii sunt prea mici pentru ea." if profil == "rapid"
+               else "pe procesor, memoria, cache-urile și costul fix al unui apel schimbă socoteala."))
+
+
+def concluzie_softmax(raport, are_gpu: bool) -> str:
+    """Propoziția despre softmax-ul naiv compilat față de `torch.softmax` (`raport` = timpul
+    bibliotecii / timpul compilatului), cu cauza potrivită mașinii, dacă e mai lent: pe GPU,
+    kernel-ul bine reglat al bibliotecii; pe procesor, kernel-ul C++ vectorizat și lipsa
+    softmax-ului online în codul C++ al lui Inductor."""
+    cauza = ("biblioteca are un kernel bine reglat pentru forma aceasta" if are_gpu else
+             "pe procesor, torch.softmax e un kernel C++ vectorizat, scris de mână, iar Inductor nu folosește "
+             "aici softmax-ul online (îl are doar pentru kernel-urile Triton): codul lui generat nu face mai "
+             "puține drumuri decât biblioteca")
+    return concluzie_accelerare(raport, "Softmax-ul naiv compilat", "torch.softmax", feminin=False, cauza=cauza)
+
+
+def grafic_model_si_masurat(masurate: Mapping[str, object], asteptate: Mapping[str, float]):
+    """Graficul exercițiului 3: pentru fiecare funcție, accelerarea prezisă de modelul drumurilor
+    la cămară (`asteptate`) lângă cea măsurată (`masurate`, rapoarte `masurare.Raport`, cu
+    rundele de la minim la maxim ca bare de eroare). Întoarce axa."""
+    import matplotlib.pyplot as plt
+
+    litere = list(masurate)
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    pozitii = range(len(litere))
+    ax.bar([p - 0.2 for p in pozitii], [asteptate[l] for l in litere], width=0.4, label="modelul drumurilor la cămară")
+    ax.bar([p + 0.2 for p in pozitii], [masurate[l].mediana for l in litere], width=0.4, label="măsurat pe mașina ta (runde: min–max)",
+           yerr=[[masurate[l].mediana - masurate[l].minim for l in litere], [masurate[l].maxim - masurate[l].mediana for l in litere]],
+           capsize=3)
+    ax.axhline(1, color="black", linewidth=0.8)
+    ax.set_xticks(list(pozitii), litere)
+    ax.set_ylabel("accelerare (×)")
+    ax.set_title("Fuziunea: model și măsurătoare")
+    ax.legend()
+    return ax
+
+
+def nota_abateri_de_la_model(masurate: Mapping[str, object], asteptate: Mapping[str, float], profil: str,
+                             are_gpu: bool, octeti_tensor: int) -> str:
+    """Sub graficul exercițiului 3, doar dacă măsurătoarea se abate de la model cu mai mult de o
+    treime (în oricare sens) la vreo funcție: care funcții și de ce, pe mașina aceasta (profilul
+    rapid, procesorul sau GPU-ul). Altfel, textul gol."""
+    litere = list(masurate)
+    departe = [l for l in litere
+               if max(masurate[l].mediana / asteptate[l], asteptate[l] / masurate[l].mediana) > 4 / 3]
+    if not departe:
+        return ""
+    functii = " și ".join([", ".join(departe[:-1]), departe[-1]] if len(departe) > 1 else departe)
+    if profil == "rapid":
+        motiv = ("în profilul rapid, tensorii sunt minusculi, iar costul fix al unui apel (gărzile, învelișul codului compilat) "
+                 "cântărește mai mult decât drumurile la cămară")
+    elif not are_gpu:
+        motiv = (f"pe procesor, tensorii de {format_octeti(octeti_tensor)} încap în parte în cache-uri, operațiile eager "
+                 "sunt deja vectorizate și împărțite pe nuclee, iar costul fix al unui apel compilat contează")
+    else:
+        motiv = ("pe GPU-ul tău, la mărimea aceasta, contează și altceva decât octeții mutați: costul fix al unui apel, "
+                 "calculul sau cache-ul L2")
+    return (f"Pe mașina ta, măsurătoarea se abate de la model cu mai mult de o treime la {functii}. Modelul drumurilor la cămară "
+            f"descrie un GPU cu tensori mari; {motiv}.")
+
+
+# Cifrele capitolului pentru raportul de referință (`cifre.inregistreaza`), câte o funcție pe
+# experiment, cu aceleași chei, unități și descrieri ca înainte.
+
+
+def inregistreaza_kernelurile(kerneluri_eager, kerneluri_compilat) -> None:
+    """Câte kernel-uri are lanțul, eager și compilat (`masurare.numara_kerneluri`)."""
+    cifre.inregistreaza("03.kerneluri_eager", kerneluri_eager.numar, "kernel-uri", "(x*2+1).relu()*3, eager")
+    cifre.inregistreaza("03.kerneluri_compilat", kerneluri_compilat.numar, "kernel-uri", "(x*2+1).relu()*3, compilat")
+
+
+def inregistreaza_lantul(plafon_gbps: float, lant_gbps: float, procent_plafon: float, accelerare, octeti_tensor: int) -> None:
+    """Plafonul de copiere și lanțul compilat pe cel mai mare tensor (`octeti_tensor`): lățimea de
+    bandă utilă, procentul din plafon (`procent_plafon` e o fracție: 0,9 = 90%) și accelerarea
+    față de eager (un `masurare.Raport`)."""
+    cifre.inregistreaza("03.plafon_copiere_gbps", plafon_gbps, "GB/s", "plafonul de copiere (citire + scriere)")
+    cifre.inregistreaza("03.lant_compilat_gbps", lant_gbps, "GB/s", f"lanțul compilat pe {format_octeti(octeti_tensor)}")
+    cifre.inregistreaza("03.lant_compilat_din_plafon", 100 * procent_plafon, "%", "lanțul compilat, ca procent din plafonul de copiere")
+    cifre.inregistreaza("03.lant_accelerare", accelerare, "×", f"lanțul compilat față de eager, pe {format_octeti(octeti_tensor)}")
+
+
+def inregistreaza_formele(gbps_fix: float, gbps_generic: float, octeti_tensor: int) -> None:
+    """Lanțul compilat pentru formă fixă (`dynamic=False`) și generic (`dynamic=True`), în GB/s utili."""
+    cifre.inregistreaza("03.lant_static_gbps", gbps_fix, "GB/s", f"lanțul compilat cu dynamic=False, {format_octeti(octeti_tensor)}")
+    cifre.inregistreaza("03.lant_dinamic_gbps", gbps_generic, "GB/s", f"lanțul compilat cu dynamic=True, {format_octeti(octeti_tensor)}")
+
+
+def inregistreaza_sinusurile(numere_sinusuri: Sequence[int], gbps_sinusuri: Sequence[float]) -> None:
+    """Lățimea de bandă utilă a lanțului cu cele mai puține și cu cele mai multe sinusuri."""
+    cifre.inregistreaza("03.sinusuri_1_gbps", gbps_sinusuri[0], "GB/s", "sin(x) compilat, lățime de bandă utilă")
+    cifre.inregistreaza("03.sinusuri_max_gbps", gbps_sinusuri[-1], "GB/s", f"{numere_sinusuri[-1]} sinusuri compilate, lățime de bandă utilă")
+
+
+def inregistreaza_gelu_sin_cos(accelerare, gbps_compilat: float, plafon_gbps: float) -> None:
+    """`cos(sin(gelu(x)))`: accelerarea compilatului față de eager și procentul lui din plafon."""
+    cifre.inregistreaza("03.gelu_sin_cos_accelerare", accelerare, "×", "cos(sin(gelu(x))) compilat față de eager")
+    cifre.inregistreaza("03.gelu_sin_cos_din_plafon", 100 * gbps_compilat / plafon_gbps, "%", "cos(sin(gelu(x))) compilat, procent din plafon")
+
+
+def inregistreaza_softmax(gbps_biblioteca: float, gbps_compilat: float, forma_text: str) -> None:
+    """Softmax-ul bibliotecii (`torch.softmax`) și cel naiv compilat, în GB/s utili, pe forma dată."""
+    cifre.inregistreaza("03.softmax_biblioteca_gbps", gbps_biblioteca, "GB/s", f"torch.softmax pe {forma_text}")
+    cifre.inregistreaza("03.softmax_compilat_gbps", gbps_compilat, "GB/s", f"softmax naiv compilat pe {forma_text}")
+
+
+def inregistreaza_triton(gbps_triton: float, gbps_inductor: float, octeti_tensor: int) -> None:
+    """Kernel-ul Triton de mână față de cel generat de Inductor, pe tensorul mare (doar pe GPU:
+    prin interpretor, timpul nu spune nimic)."""
+    cifre.inregistreaza("03.triton_de_mana_gbps", gbps_triton, "GB/s", f"lanțul în Triton de mână, {format_octeti(octeti_tensor)}")
+    cifre.inregistreaza("03.triton_inductor_gbps", gbps_inductor, "GB/s", f"lanțul generat de Inductor, {format_octeti(octeti_tensor)}")
+    cifre.inregistreaza("03.triton_fata_de_inductor", 100 * gbps_triton / gbps_inductor, "%", "Triton de mână, procent din viteza lui Inductor")
+
+
+def inregistreaza_exercitiul_3(masurate: Mapping[str, object]) -> None:
+    """Accelerarea măsurată a fiecărei funcții din exercițiul 3 (doar pe GPU: modelul drumurilor
+    la cămară descrie un GPU)."""
+    for litera, raport in masurate.items():
+        cifre.inregistreaza(f"03.exercitiul3_{litera}", raport, "×", f"exercițiul 3, funcția {litera}: compilat față de eager")

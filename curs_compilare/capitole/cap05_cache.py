@@ -27,6 +27,9 @@ Artefactele salvate cuprind și pe cele ale funcției de încălzire (câțiva K
 încălzește decât dacă i se cere (`incalzeste=True`): cifrele profilului nu spun nimic, iar
 încălzirea ar costa în fiecare proces cât o compilare întreagă, pe un GPU câteva secunde, pe
 procesor peste zece.
+
+`tabel_procese`, `grafic_procese` și `inregistreaza_procesele` scriu, desenează și înregistrează
+ce au măsurat procesele, ca celulele capitolului 05 să arate doar experimentul.
 """
 
 from __future__ import annotations
@@ -44,7 +47,10 @@ from pathlib import Path
 from ..mediu import profil_curent
 from ..modele import ConfiguratieTransformer
 
-__all__ = ["PrimulApel", "primul_apel_in_proces_nou", "are_artefacte_cache"]
+__all__ = [
+    "PrimulApel", "primul_apel_in_proces_nou", "are_artefacte_cache", "tabel_procese", "grafic_procese",
+    "inregistreaza_procesele",
+]
 
 _SCRIPT = textwrap.dedent(
     """
@@ -180,3 +186,61 @@ def primul_apel_in_proces_nou(
         raise RuntimeError(f"Procesul nou a eșuat (cod {proces.returncode}):\n{coada}")
     date = json.loads(rand.removeprefix("REZULTAT "))
     return PrimulApel(proces_s=durata, **date)
+
+
+# ---------------------------------------------------------------------------------------------
+# Ce tipărește, ce desenează și ce înregistrează capitolul 05 despre procesele noi
+# ---------------------------------------------------------------------------------------------
+
+
+def tabel_procese(procese: dict[str, PrimulApel]) -> str:
+    """Câte un rând pentru fiecare proces nou („rece”, „cald”, „artefacte”): primul pas de
+    antrenare și, dacă au fost măsurate, produsul reglat, încărcarea artefactelor și mărimea
+    artefactelor salvate, plus durata întregului proces."""
+    from ..cifre import format_octeti, format_timp
+
+    randuri = []
+    for nume, p in procese.items():
+        rand = f"{nume:10s} pasul de antrenare: {format_timp(p.pas_s):>8}"
+        if p.matmul_s is not None:
+            rand += f"   produsul reglat: {format_timp(p.matmul_s):>8}"
+        if p.incarcare_s is not None:
+            rand += f"   încărcarea artefactelor: {format_timp(p.incarcare_s):>8}"
+        if p.octeti_artefacte:
+            rand += f"   artefacte salvate: {format_octeti(p.octeti_artefacte)}"
+        randuri.append(rand + f"   (tot procesul: {format_timp(p.proces_s)})")
+    return "\n".join(randuri)
+
+
+def grafic_procese(procese: dict[str, PrimulApel], latura_cache: int | None):
+    """Bare grupate pe proces: primul pas de antrenare și, când s-a măsurat și produsul
+    (`latura_cache`, doar pe GPU), primul apel al produsului reglat. O singură serie stă centrată
+    pe eticheta procesului. Întoarce axa."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    pozitii = list(range(len(procese)))
+    serii = [("primul pas de antrenare", [p.pas_s for p in procese.values()])]
+    if latura_cache:
+        serii.append(("produsul reglat (max-autotune-no-cudagraphs)", [p.matmul_s for p in procese.values()]))
+    latime = 0.8 / len(serii)  # o singură serie: barele stau centrate pe etichete
+    for i, (eticheta, valori) in enumerate(serii):
+        deplasare = (i - (len(serii) - 1) / 2) * latime
+        ax.bar([p + deplasare for p in pozitii], valori, width=latime, label=eticheta)
+    ax.set_xticks(pozitii, list(procese))
+    ax.set_ylabel("durata primului apel (s)")
+    ax.set_title("Primul apel într-un proces nou")
+    ax.legend()
+    return ax
+
+
+def inregistreaza_procesele(procese: dict[str, PrimulApel]) -> None:
+    """Primul pas de antrenare și primul apel al produsului reglat, în fiecare proces nou (pe
+    GPU; amândouă depind și de procesor: sunt timpi de compilare și de încărcare)."""
+    from .. import cifre
+
+    for nume, p in procese.items():
+        cifre.inregistreaza(f"05.cache_{nume}_pas_s", p.pas_s, "s", f"primul pas de antrenare (6 straturi), cache {nume}",
+                            depinde_de_procesor=True)
+        cifre.inregistreaza(f"05.cache_{nume}_matmul_s", p.matmul_s, "s", f"primul apel al produsului cu max-autotune, cache {nume}",
+                            depinde_de_procesor=True)

@@ -22,7 +22,10 @@ mai multe tigăi și focuri și o ține minte pe cea mai bună pentru fiecare fe
   GPU-ului (ttir → ttgir → llir → ptx → cubin);
 - `surse_reglare_inductor()` — rândurile din sursa Inductor instalată care arată pe ce date își
   cronometrează reglarea variantele (tensori aleatori pentru produsele de matrice, argumentele
-  reale ale apelului pentru celelalte kernel-uri).
+  reale ale apelului pentru celelalte kernel-uri);
+- `tabel_configuratii`, `grafic_configuratii`, `tabel_moduri`, `grafic_debite_moduri`,
+  `inregistreaza_configuratiile`, `inregistreaza_modurile` — tabelele și graficele secțiunilor 2
+  și 3 și cifrele lor pentru raportul de referință, ca celulele capitolului să arate doar lecția.
 
 Pe o mașină fără GPU, kernel-ul rulează prin interpretorul Triton (`TRITON_INTERPRET=1`, pus de
 `import curs_compilare`). Interpretorul execută kernel-ul în Python și NumPy, program cu program:
@@ -46,6 +49,7 @@ import time
 
 import torch
 
+from .. import cifre
 from ..masurare import _cuantila
 from ..mediu import dimensiune
 
@@ -68,6 +72,12 @@ __all__ = [
     "etape_compilare_triton",
     "surse_reglare_inductor",
     "tabel_reglare",
+    "tabel_configuratii",
+    "grafic_configuratii",
+    "tabel_moduri",
+    "grafic_debite_moduri",
+    "inregistreaza_configuratiile",
+    "inregistreaza_modurile",
 ]
 
 _MESAJ_FARA_TRITON = (
@@ -502,3 +512,88 @@ def tabel_reglare(linii: list[str], cel_mult: int = 10, latime_configuratie: int
         elif linie.strip():
             rezultat.append(linie.rstrip())
     return rezultat
+
+
+# ---------------------------------------------------------------------------------------------
+# Ce tipărește, ce desenează și ce înregistrează capitolul 05: tabelele, graficele și cifrele
+# pentru raportul de referință
+# ---------------------------------------------------------------------------------------------
+
+
+def _nume_tip(tip: torch.dtype) -> str:
+    """`torch.bfloat16` → „bfloat16”."""
+    return str(tip).removeprefix("torch.")
+
+
+def tabel_configuratii(debite_configuratii) -> str:
+    """Debitul fiecărei configurații reglate (secțiunea 2), câte un rând: configurația și
+    FLOP/s, cu prefixul potrivit. `debite_configuratii` e {descriere: FLOP/s}, în ordinea dată
+    (de la cea mai rapidă la cea mai lentă)."""
+    from ..cifre import cu_prefix
+
+    return "\n".join(f"  {nume:55s} {cu_prefix(valoare, 'FLOP/s'):>16}" for nume, valoare in debite_configuratii.items())
+
+
+def grafic_configuratii(debite_configuratii, latura: int, tip: torch.dtype):
+    """Graficul secțiunii 2: o bară pentru fiecare configurație, cu debitul de calcul în unitatea
+    în care nicio valoare nu se rotunjește la „0” (`unitate_debit_calcul`). Întoarce axa."""
+    from ..grafice import grafic_latime_banda
+
+    unitate, factor = unitate_debit_calcul(debite_configuratii.values())
+    return grafic_latime_banda(
+        {nume: valoare / factor for nume, valoare in debite_configuratii.items()},
+        titlu=f"Produs de matrice {latura}³ ({_nume_tip(tip)}): fiecare configurație",
+        unitate=unitate, marime="debit de calcul",
+    )
+
+
+def tabel_moduri(comparatie_moduri, compilari, debite, varf: float, unitate: str) -> str:
+    """Tabelul secțiunii 3: pentru fiecare mod, primul apel (mediana compilărilor și intervalul
+    lor; „—” la eager, care nu se compilează), timpul pe apel, debitul în `unitate` și procentul
+    din vârful măsurat. `debite` e {mod: (mediana, jos, sus)}, deja în `unitate`, ca și `varf`."""
+    from ..cifre import format_numar, format_procent, format_timp
+
+    randuri = [f"{'mod':28s} {'primul apel':>24} {'pe apel':>10} {unitate:>9} {'din vârf':>9}"]
+    for mod, m in comparatie_moduri.items():
+        if mod in compilari.timpi:
+            c = compilari[mod]
+            prima = f"{format_timp(c.mediana_s)} ({format_timp(c.minim_runde_s)}–{format_timp(c.maxim_runde_s)})"
+        else:
+            prima = "—"
+        randuri.append(f"{mod:28s} {prima:>24} {format_timp(m.mediana_s):>10} {format_numar(debite[mod][0]):>9} "
+                       f"{format_procent(debite[mod][0] / varf):>9}")
+    return "\n".join(randuri)
+
+
+def grafic_debite_moduri(debite, varf: float, unitate: str, n: int, tip: torch.dtype):
+    """Graficul secțiunii 3: debitul fiecărui mod pe `relu(a @ b + bias)`, cu intervalul
+    rundelor, față de vârful `torch.mm` măsurat. `debite` și `varf` sunt deja în `unitate`.
+    Întoarce axa."""
+    from ..grafice import grafic_latime_banda
+
+    return grafic_latime_banda(
+        {mod: d[0] for mod, d in debite.items()}, varf, titlu=f"relu(a @ b + bias), {n}³, {_nume_tip(tip)}",
+        unitate=unitate, marime="debit de calcul", eticheta_plafon="vârful torch.mm măsurat",
+        intervale={mod: (d[1], d[2]) for mod, d in debite.items()},
+    )
+
+
+def inregistreaza_configuratiile(debite_configuratii, latura: int) -> None:
+    """Cea mai bună și cea mai slabă configurație a lui `kernel_matmul` (doar pe GPU: prin
+    interpretor, timpii nu spun nimic), în TFLOP/s. `debite_configuratii` e {descriere: FLOP/s},
+    de la cea mai rapidă la cea mai lentă."""
+    valori = list(debite_configuratii.values())
+    cifre.inregistreaza("05.triton_cea_mai_buna_tflops", valori[0] / 1e12, "TFLOP/s", f"kernel_matmul reglat, cea mai bună configurație, {latura}³ float16")
+    cifre.inregistreaza("05.triton_cea_mai_slaba_tflops", valori[-1] / 1e12, "TFLOP/s", f"kernel_matmul, cea mai slabă configurație, {latura}³ float16")
+
+
+def inregistreaza_modurile(varf_flops: float, debite_flops, compilari, moduri, n: int, tip: torch.dtype) -> None:
+    """Secțiunea 3, pe GPU: vârful `torch.mm`, debitul fiecărui mod (cu intervalul rundelor) și
+    primul apel (compilarea, cu cache gol) al fiecărui mod compilat. `debite_flops` e
+    {mod: (mediana, jos, sus)} în FLOP/s; cifrele se scriu în TFLOP/s."""
+    cifre.inregistreaza("05.varf_mm_tflops", varf_flops / 1e12, "TFLOP/s", f"vârful măsurat, torch.mm {n}³ {_nume_tip(tip)}")
+    for mod, d in debite_flops.items():
+        cifre.inregistreaza(f"05.epilog_{mod}_tflops", d[0] / 1e12, "TFLOP/s", f"relu(a @ b + bias) {n}³, {mod}",
+                            interval=(d[1] / 1e12, d[2] / 1e12))
+    for mod in moduri:
+        cifre.inregistreaza(f"05.compilare_{mod}_s", compilari[mod], "s", f"primul apel (compilare, cache gol), {mod}")

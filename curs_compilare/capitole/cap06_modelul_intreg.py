@@ -23,6 +23,13 @@
   până atunci (fără cache KV), pe lungimea exactă sau completată la dreapta până la o
   „găleată” (`marime_galeata`, `galeti_folosite`); `numara_grafuri` spune câte grafuri a
   compilat Dynamo.
+- **Tabelele, graficele și cifrele capitolului**: ce tipărește și ce desenează notebook-ul
+  (`tabel_pasi_adamw`, `tabel_rulari`, `grafic_pierderi`, `tabel_moduri`, `grafic_moduri`,
+  `grafic_marime_moduri`, `tabel_regionala`, `tabel_megacache`, `tabel_decodare`,
+  `tabel_tehnici`) și cifrele pe care le înregistrează pentru raportul validării, pe GPU
+  (`inregistreaza_pasii_adamw`, `kerneluri_la_inferenta`, `inregistreaza_modurile`,
+  `inregistreaza_regionala`, `inregistreaza_megacache`, `inregistreaza_decodarea`); pe procesor,
+  acestea din urmă îți arată cifrele de referință.
 
 La import, modulul oprește un singur avertisment al lui Dynamo, fără rost pentru cursant:
 „Profiler record function … will be ignored”, scris la prima compilare a unui `Optimizer.step`
@@ -44,8 +51,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .. import cifre
 from ..amortizare import apel_de_amortizare, cost_total
-from ..masurare import Comparatie, compara, timp_prima_apelare
+from ..masurare import Comparatie, compara, numara_kerneluri, timp_prima_apelare
 from ..masurare_compilare import (
     APELURI_PANA_LA_REGIM,
     PornireCompilata,
@@ -68,10 +76,16 @@ __all__ = [
     "optimizare_eager",
     "varianta_adamw",
     "pune_rata",
+    "CHEI_FORME_ADAMW",
+    "tabel_pasi_adamw",
+    "inregistreaza_pasii_adamw",
     "pas_cu_scalare",
     "Rulare",
     "antreneaza",
     "medii_pe_ferestre",
+    "descrie_antrenarea",
+    "tabel_rulari",
+    "grafic_pierderi",
     "abatere_maxima",
     "RULARI_ZGOMOT",
     "FACTOR_ZGOMOT",
@@ -91,15 +105,29 @@ __all__ = [
     "eticheta_mod",
     "note_etichete",
     "inregistreaza_comparatia",
+    "kerneluri_la_inferenta",
+    "tabel_moduri",
+    "inregistreaza_modurile",
+    "grafic_moduri",
+    "MARIMI_MODURI",
+    "grafic_marime_moduri",
     "MODURI_CU_GRAFURI_CUDA",
     "crestere_memorie_mib",
     "memorie_grafuri_cuda_mib",
     "numara_grafuri",
     "CompilareRegionala",
     "compilare_regionala",
+    "tabel_regionala",
+    "inregistreaza_regionala",
+    "tabel_megacache",
+    "inregistreaza_megacache",
     "marime_galeata",
     "galeti_folosite",
     "genereaza",
+    "CHEI_DECODARE",
+    "tabel_decodare",
+    "inregistreaza_decodarea",
+    "tabel_tehnici",
 ]
 
 #: Modurile lui `torch.compile` comparate în capitol, plus eager.
@@ -301,6 +329,37 @@ def pune_rata(optimizator: torch.optim.Optimizer, valoare: float) -> None:
             grup["lr"] = valoare
 
 
+#: Formele pasului AdamW eager comparate în secțiunea 1 a capitolului (numele lor în notebook) și
+#: cheia fiecăreia în raportul validării („06.pas_adamw_eager_<cheie>_ms”).
+CHEI_FORME_ADAMW = {
+    "rata în tensor, capturable=False": "tensor",
+    "foreach=True, rata float": "foreach",
+    "fused=True, rata float": "fused",
+}
+
+
+def tabel_pasi_adamw(forme: Mapping[str, torch.optim.Optimizer], pasi: Comparatie, model: nn.Module) -> str:
+    """Tabelul pașilor AdamW eager, de tipărit: pe câți parametri (și tensori-parametri) lucrează
+    pasul, apoi, pentru fiecare formă din `forme` (numele → optimizatorul), drumul ales de PyTorch
+    (`varianta_adamw`) și mediana timpului pe pas, din comparația `pasi`."""
+    randuri = [f"Pasul AdamW eager pe {cifre.cu_substantiv(model.numar_parametri(), 'parametru', 'parametri')} "
+               f"({cifre.cu_substantiv(len(list(model.parameters())), 'tensor-parametru', 'tensori-parametri')}):"]
+    for nume, optimizator in forme.items():
+        randuri.append(f"  {nume:34} drumul: {varianta_adamw(optimizator):17} {cifre.format_timp(pasi[nume].mediana_s):>9}")
+    return "\n".join(randuri)
+
+
+def inregistreaza_pasii_adamw(pasi: Comparatie, pe_gpu: bool) -> None:
+    """Pe GPU, înregistrează timpul pe pas al fiecărei forme din `CHEI_FORME_ADAMW` (comparația
+    `pasi` le are pe toate, cu aceleași nume); pe procesor, tipărește cifrele de referință."""
+    if pe_gpu:
+        for nume, cheie in CHEI_FORME_ADAMW.items():
+            cifre.inregistreaza(f"06.pas_adamw_eager_{cheie}_ms", pasi[nume], "ms", f"pasul AdamW eager, {nume}")
+    else:
+        print("\nReferința, pe GPU:")
+        cifre.afiseaza_referinta("06.pas_adamw")
+
+
 @dataclass
 class Rulare:
     """O rulare de antrenare: pierderea la fiecare pas, durata primului pas (cu compilarea, la
@@ -407,6 +466,47 @@ def medii_pe_ferestre(pierderi: Sequence[float], fereastra: int) -> torch.Tensor
     valori = torch.tensor(list(pierderi), dtype=torch.float64)
     numar = len(valori) // fereastra
     return valori[: numar * fereastra].view(numar, fereastra).mean(dim=1)
+
+
+def descrie_antrenarea(configuratie: ConfiguratieTransformer, model: nn.Module, pasi: int, nume_precizie: str) -> str:
+    """Două rânduri despre antrenarea capitolului: modelul (straturi, lățime, vocabular,
+    parametri) și loturile (formă, câți pași, precizia, pierderea de pornire așteptată,
+    ln(vocabular))."""
+    c = configuratie
+    return "\n".join([
+        f"Modelul: {cifre.cu_substantiv(c.nr_straturi, 'strat', 'straturi')} de lățime {cifre.format_numar(c.dim_model)}, "
+        f"vocabular de {cifre.cu_substantiv(c.vocabular, 'jeton', 'jetoane')}, "
+        f"{cifre.cu_substantiv(model.numar_parametri(), 'parametru', 'parametri')}",
+        f"Loturile: {c.marime_lot} × {cifre.cu_substantiv(c.lungime, 'jeton', 'jetoane')}, {cifre.cu_substantiv(pasi, 'pas', 'pași')}; "
+        f"precizia: {nume_precizie}; pierderea de pornire așteptată: ln({cifre.format_numar(c.vocabular)}) = "
+        f"{cifre.format_numar(math.log(c.vocabular), 2)}",
+    ])
+
+
+def tabel_rulari(rulari: Mapping[str, Rulare]) -> str:
+    """Tabelul rulărilor de antrenare, de tipărit: pierderea la primul pas și media ultimilor 10
+    pași, durata primului pas (cu compilarea, la o variantă compilată), timpul mediu pe pas după
+    el și durata totală."""
+    randuri = [f"{'':10} {'pierderea: început':>19} {'final':>7} {'primul pas':>11} {'apoi, pe pas':>13} {'total':>9}"]
+    for nume, r in rulari.items():
+        final = sum(r.pierderi[-10:]) / 10
+        randuri.append(f"{nume:10} {cifre.format_numar(r.pierderi[0], 2):>19} {cifre.format_numar(final, 2):>7} "
+                       f"{cifre.format_timp(r.prima_s):>11} {cifre.format_timp(r.pe_pas_s):>13} {cifre.format_timp(r.total_s):>9}")
+    return "\n".join(randuri)
+
+
+def grafic_pierderi(rulari: Mapping[str, Rulare], vocabular: int, nume_precizie: str):
+    """Curbele pierderii, pas cu pas, câte una pe rulare, lângă ln(vocabular), pierderea unui model
+    care ghicește la întâmplare. Întoarce figura (de afișat cu `grafice.arata`)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for nume, r in rulari.items():
+        ax.plot(range(1, len(r.pierderi) + 1), r.pierderi, label=nume, alpha=0.8)
+    ax.axhline(math.log(vocabular), color="gray", linestyle=":", label="ln(vocabular): ghicit la întâmplare")
+    ax.set(xlabel="pasul", ylabel="pierderea", title=f"Antrenarea pe ciclul ascuns ({nume_precizie})")
+    ax.legend()
+    return fig
 
 
 #: Câte rulări eager identice în precizie redusă (aceleași ponderi de pornire, aceleași loturi)
@@ -790,6 +890,10 @@ class ComparatieModuri:
         """Timpul total al `pasi` pași: primul apel + (pași − 1) · timpul pe pas."""
         return cost_total(self.prima_s[mod], self.pas_s(mod), pasi)
 
+    def cel_mai_ieftin(self, pasi: int) -> str:
+        """Modul cu cel mai mic cost total (`cost_total_s`) pentru o rulare de `pasi` pași."""
+        return min(self.moduri, key=lambda mod: self.cost_total_s(mod, pasi))
+
     def masuratori_servire(self) -> dict:
         """Cifrele fiecărui mod, în forma exercițiului 2: `prima_s`, `pe_apel_ms`, `memorie_mib`
         (memoria cerută: creșterea la un apel plus grupul grafurilor CUDA; 0 pe procesor, unde
@@ -870,6 +974,155 @@ def inregistreaza_comparatia(comparatie: "ComparatieModuri") -> None:
         if pasi is not None:
             inregistreaza(f"{baza}_amortizare_pasi", pasi, "pași",
                           f"{descriere}: pasul de la care s-a amortizat față de eager", depinde_de_procesor=True)
+
+
+def kerneluri_la_inferenta(comparatie: "ComparatieModuri", intrari: torch.Tensor, pe_gpu: bool) -> dict:
+    """Pe GPU, câte kernel-uri lansează o inferență eager și una compilată în modul implicit
+    (`numara_kerneluri`, pe funcțiile comparației, cu `intrari`), înregistrate pentru raport:
+    `{"eager": …, "default": …}`. Pe procesor, unde codul C++ generat nu apare ca lansări, `{}`."""
+    if not pe_gpu:
+        return {}
+    kerneluri = {mod: numara_kerneluri(comparatie.functii[mod], intrari).numar for mod in ("eager", "default")}
+    cifre.inregistreaza("06.kerneluri_eager", kerneluri["eager"], "kernel-uri", "inferență, eager")
+    cifre.inregistreaza("06.kerneluri_compilat", kerneluri["default"], "kernel-uri", "inferență, modul implicit")
+    return kerneluri
+
+
+def tabel_moduri(c: "ComparatieModuri") -> str:
+    """Tabelul unei comparații a modurilor (o parte: antrenare sau inferență), de tipărit: titlul
+    (ordinea în care s-au compilat modurile, ceasul ales), câte un rând pe mod (timpul pe pas,
+    apelurile 1–3, primul apel, memoria pasului, grupul grafurilor CUDA, pasul de amortizare),
+    notele semnelor din `eticheta_mod` și cum se socotește primul apel."""
+    randuri = [
+        f"{c.parte.upper()}: modurile compilate în ordinea {', '.join(c.ordine_compilare)}. {c.pe_pas.motiv_ceas}",
+        f"{'mod':29} {'pe pas':>9} {'apelurile 1–3':>14} {'primul apel':>12} {'memoria pasului':>16} {'grafuri CUDA':>13} "
+        f"{'se amortizează':>20}",
+    ]
+    for mod in c.moduri:
+        pas_mib, grup_mib = c.memorie_pas_mib[mod], c.grafuri_cuda_mib.get(mod)
+        memorie = "—" if pas_mib is None else cifre.format_octeti(pas_mib * 2**20)
+        grup = "—" if grup_mib is None else cifre.format_octeti(grup_mib * 2**20)
+        if mod == "eager":
+            amortizare = "—"
+        else:
+            n = c.amortizare(mod)
+            amortizare = "niciodată" if n is None else f"după {cifre.cu_substantiv(n, 'pas', 'pași')}"
+        randuri.append(f"{eticheta_mod(c, mod):29} {cifre.format_timp(c.pas_s(mod)):>9} {cifre.format_timp(c.pana_la_regim_s(mod)):>14} "
+                       f"{cifre.format_timp(c.prima_s[mod]):>12} {memorie:>16} {grup:>13} {amortizare:>20}")
+    randuri += [f"  {nota}" for nota in note_etichete(c)]
+    randuri.append("  primul apel = apelurile 1–3 − 2 · timpul pe pas (modelul amortizării); la eager, un pas obișnuit")
+    return "\n".join(randuri)
+
+
+def inregistreaza_modurile(comparatii: Mapping[str, "ComparatieModuri"], pe_gpu: bool, max_autotune: bool) -> None:
+    """Pe GPU, înregistrează cifrele fiecărei comparații (`inregistreaza_comparatia`) și, dacă
+    modurile max-autotune n-au fost măsurate (`max_autotune` fals), tipărește cifrele lor de
+    referință. Pe procesor, unde memoria nu se măsoară, tipărește cifrele de referință ale
+    modurilor."""
+    if not pe_gpu:
+        print("\nPe procesor, memoria nu se măsoară (memory_allocated și memory_snapshot sunt doar pentru GPU). Referința, pe GPU:")
+        cifre.afiseaza_referinta("06.moduri")
+        return
+    if not max_autotune:
+        print("\nmax-autotune și max-autotune-no-cudagraphs nu au fost compilate aici (CURS_MAX_AUTOTUNE=1 le măsoară). Referința:")
+        cifre.afiseaza_referinta("06.moduri_antrenare_max")
+        cifre.afiseaza_referinta("06.moduri_inferenta_max")
+    for c in comparatii.values():
+        inregistreaza_comparatia(c)
+
+
+def grafic_moduri(comparatii: Mapping[str, "ComparatieModuri"]):
+    """Un rând de grafice pentru fiecare parte (antrenare, inferență): timpul pe pas (bara e
+    mediana, linia intervalul 20–80%, lângă ea accelerarea față de eager), timpul până la regim
+    (apelurile 1–3) și, pe GPU, memoria cerută: creșterea la un pas (plin) și grupul grafurilor
+    CUDA (hașurat). Întoarce figura (de afișat cu `grafice.arata`)."""
+    import matplotlib.pyplot as plt
+
+    fig, axe = plt.subplots(len(comparatii), 3, figsize=(11, 2.3 * len(comparatii) + 0.8), squeeze=False)
+    culori = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for rand, (parte, c) in enumerate(comparatii.items()):
+        moduri = c.moduri
+        etichete = [eticheta_mod(c, m) for m in moduri]
+        pozitii = list(range(len(moduri)))
+        culoare = [culori[i % len(culori)] for i in pozitii]
+        ms = [c.pe_pas[m].mediana_s * 1e3 for m in moduri]
+        erori = [[(c.pe_pas[m].mediana_s - c.pe_pas[m].cuantila20_s) * 1e3 for m in moduri],
+                 [(c.pe_pas[m].cuantila80_s - c.pe_pas[m].mediana_s) * 1e3 for m in moduri]]
+        ax = axe[rand][0]
+        ax.barh(pozitii, ms, xerr=erori, color=culoare, capsize=3)
+        ax.set_yticks(pozitii, etichete)
+        ax.invert_yaxis()
+        ax.set_xlabel("timp pe pas (ms; mai puțin e mai bine)")
+        ax.set_title(f"{parte}: timpul pe pas" + (" (* optimizatorul: default)" if any("*" in e for e in etichete) else ""))
+        for i, m in enumerate(moduri):
+            text = "" if i == 0 else f" {cifre.cu_unitate(ms[0] / ms[i], '×')}"
+            ax.text(ms[i] + erori[1][i], i, text, va="center")
+        ax.set_xlim(0, max(v + e for v, e in zip(ms, erori[1])) * 1.35)
+        ax = axe[rand][1]
+        ax.barh(pozitii, [c.pana_la_regim_s(m) for m in moduri], color=culoare)
+        ax.set_yticks(pozitii, [""] * len(moduri))
+        ax.invert_yaxis()
+        ax.set_xlabel("apelurile 1–3 (s)")
+        ax.set_title("timpul până la regim")
+        ax = axe[rand][2]
+        if all(c.memorie_pas_mib[m] is not None for m in moduri):
+            pas = [c.memorie_pas_mib[m] for m in moduri]
+            grup = [c.grafuri_cuda_mib.get(m) or 0.0 for m in moduri]
+            ax.barh(pozitii, pas, color=culoare)
+            ax.barh(pozitii, grup, left=pas, color=culoare, alpha=0.45, hatch="//")
+            ax.set_xlim(0, max(a + b for a, b in zip(pas, grup)) * 1.1 or 1)
+            ax.set_xlabel("memoria cerută (MiB): pasul (plin) + grafuri CUDA (hașurat)")
+        else:
+            ax.text(0.5, 0.5, "memoria se măsoară\ndoar pe GPU", ha="center", va="center", transform=ax.transAxes)
+            ax.set_xticks([])
+        ax.set_yticks(pozitii, [""] * len(moduri))
+        ax.invert_yaxis()
+        ax.set_title("memoria")
+    fig.tight_layout()
+    return fig
+
+
+#: Mărimile exploratorului modurilor (secțiunea 3): numele mărimii → (unitatea, valoarea ei pentru
+#: comparația `c`, modul `m` și o rulare de `n` pași; None unde nu se măsoară sau nu are sens).
+MARIMI_MODURI = {
+    "timpul pe pas": ("ms", lambda c, m, n: c.pas_s(m) * 1e3),
+    "timpul până la regim (apelurile 1–3)": ("s", lambda c, m, n: c.pana_la_regim_s(m)),
+    "memoria cerută (pas + grafuri CUDA)": ("MiB", lambda c, m, n: c.memorie_ceruta_mib(m)),
+    "pasul de amortizare": ("pași", lambda c, m, n: None if m == "eager" else c.amortizare(m)),
+    "costul total al rulării": ("s", lambda c, m, n: c.cost_total_s(m, n)),
+}
+
+
+def grafic_marime_moduri(c: "ComparatieModuri", marime: str, pasi: int):
+    """Bare orizontale, câte una pe mod, cu mărimea `marime` din `MARIMI_MODURI` (pentru costul
+    total, al unei rulări de `pasi` pași), scrisă lângă fiecare bară. Întoarce figura (de afișat
+    cu `grafice.arata`)."""
+    import matplotlib.pyplot as plt
+
+    unitate, valoare = MARIMI_MODURI[marime]
+    valori = {eticheta_mod(c, m): valoare(c, m, pasi) for m in c.moduri}
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(valori) + 1.3))
+    pozitii = list(range(len(valori)))
+    ax.barh(pozitii, [v or 0 for v in valori.values()], color="tab:blue")
+    ax.set_yticks(pozitii, list(valori))
+    ax.invert_yaxis()
+    for i, v in enumerate(valori.values()):
+        if v is None:
+            text = " nu se măsoară pe procesor" if marime.startswith("memoria") else " —"
+        elif unitate in ("s", "ms"):
+            text = " " + cifre.format_timp(v if unitate == "s" else v / 1e3)
+        else:
+            text = " " + cifre.cu_unitate(v, unitate)
+        ax.text(v or 0, i, text, va="center")
+    maxim = max([v for v in valori.values() if v] or [1])
+    ax.set_xlim(0, maxim * 1.5)
+    ax.set_xlabel(f"{marime} ({unitate})")
+    titlu = f"{c.parte}: {marime}"
+    if marime == "costul total al rulării":
+        titlu += f", {cifre.cu_substantiv(pasi, 'pas', 'pași')}"
+    ax.set_title(titlu)
+    fig.tight_layout()
+    return fig
 
 
 def compara_moduri(
@@ -1059,6 +1312,66 @@ def compilare_regionala(
     return CompilareRegionala(rece, cald, grafuri, pe_pas, configuratie.nr_straturi)
 
 
+def tabel_regionala(regionala: CompilareRegionala) -> str:
+    """Tabelul compilării regionale, de tipărit: pentru modelul compilat întreg și pentru varianta
+    regională, primul pas la rece și la cald, grafurile compilate și timpul pe pas; pentru eager,
+    doar timpul pe pas."""
+    randuri = [f"{'':14} {'la rece':>10} {'la cald':>10} {'grafuri':>8} {'pe pas':>10}"]
+    for nume in ("model întreg", "regional"):
+        randuri.append(f"{nume:14} {cifre.format_timp(regionala.rece_s[nume]):>10} {cifre.format_timp(regionala.cald_s[nume]):>10} "
+                       f"{regionala.grafuri[nume]:>8} {cifre.format_timp(regionala.pe_pas[nume].mediana_s):>10}")
+    randuri.append(f"{'eager':14} {'—':>10} {'—':>10} {'—':>8} {cifre.format_timp(regionala.pe_pas['eager'].mediana_s):>10}")
+    return "\n".join(randuri)
+
+
+def inregistreaza_regionala(regionala: CompilareRegionala, pe_gpu: bool) -> None:
+    """Pe GPU, înregistrează cifrele compilării regionale: raportul timpilor la rece, primul pas
+    la rece și la cald al fiecărei variante, diferența timpului pe pas (în procente). Pe procesor,
+    tipărește cifrele de referință."""
+    if pe_gpu:
+        cifre.inregistreaza("06.regional_rece_accelerare", regionala.accelerare_rece(), "×",
+                            "compilarea regională față de modelul întreg, la rece", depinde_de_procesor=True)
+        for nume, cheie in (("model întreg", "intreg"), ("regional", "regional")):
+            cifre.inregistreaza(f"06.regional_{cheie}_rece_s", regionala.rece_s[nume], "s", f"{nume}: primul pas la rece",
+                                depinde_de_procesor=True)
+            cifre.inregistreaza(f"06.regional_{cheie}_cald_s", regionala.cald_s[nume], "s", f"{nume}: primul pas la cald",
+                                depinde_de_procesor=True)
+        cifre.inregistreaza("06.regional_diferenta_pas", regionala.diferenta_pas() * 100, "%", "pasul regional față de modelul întreg")
+    else:
+        print("\nReferința, pe GPU:")
+        cifre.afiseaza_referinta("06.regional")
+
+
+def tabel_megacache(rece, pornire, cald_s: float) -> str:
+    """Ce au măsurat cele două procese noi (`cap05_cache.primul_apel_in_proces_nou`), de tipărit:
+    primul pas la rece (cu octeții artefactelor salvate), primul pas cu artefactele încărcate și
+    încărcarea lor, pornirea caldă (`cald_s`: primul pas plus încărcarea) față de cea rece, apoi ce
+    a rămas în afara timpilor (încălzirea compilatorului, durata proceselor)."""
+    return "\n".join([
+        f"Rece:                      primul pas {cifre.format_timp(rece.pas_s):>9}; "
+        f"artefacte salvate: {cifre.format_octeti(rece.octeti_artefacte or 0)}",
+        f"Cu artefactele încărcate:  primul pas {cifre.format_timp(pornire.pas_s):>9}, "
+        f"plus încărcarea {cifre.format_timp(pornire.incarcare_s or 0.0)}",
+        f"Pornirea caldă costă {cifre.format_procent(cald_s / rece.pas_s)} din cea rece.",
+        f"În afara timpilor: încălzirea compilatorului, în fiecare proces ({cifre.format_timp(rece.incalzire_s or 0.0)} și "
+        f"{cifre.format_timp(pornire.incalzire_s or 0.0)}); cu pornirea lui Python și importurile, procesele au durat "
+        f"{cifre.format_timp(rece.proces_s)} și {cifre.format_timp(pornire.proces_s)}.",
+    ])
+
+
+def inregistreaza_megacache(rece, pornire, cald_s: float, pe_gpu: bool) -> None:
+    """Pe GPU, înregistrează primul pas într-un proces nou la rece, cu artefactele încărcate
+    (`cald_s`, cu tot cu încărcarea) și încărcarea însăși. Pe procesor, nimic."""
+    if not pe_gpu:
+        return
+    cifre.inregistreaza("06.megacache_rece_incalzit_s", rece.pas_s, "s",
+                        "primul pas de antrenare, proces nou cu compilatorul încălzit, cache gol", depinde_de_procesor=True)
+    cifre.inregistreaza("06.megacache_cald_incalzit_s", cald_s, "s",
+                        "primul pas, proces nou cu compilatorul încălzit, artefactele încărcate (cu încărcarea)", depinde_de_procesor=True)
+    cifre.inregistreaza("06.megacache_incarcare_s", pornire.incarcare_s or 0.0, "s", "încărcarea artefactelor mega-cache",
+                        depinde_de_procesor=True)
+
+
 # ---------------------------------------------------------------------------------------------
 # Generarea cu lotul 1, cu găleți
 # ---------------------------------------------------------------------------------------------
@@ -1122,3 +1435,112 @@ def genereaza(
         secventa[:, lungime] = iesire[:, lungime - 1].argmax(dim=-1)
         lungime += 1
     return secventa
+
+
+#: Strategiile de decodare măsurate pe GPU în secțiunea 5 (numele lor în notebook) și cheia
+#: fiecăreia în raportul validării („06.decodare_<cheie>_pe_jeton_ms”).
+CHEI_DECODARE = {
+    "eager": "eager",
+    "default, găleți": "default_galeti",
+    "reduce-overhead, găleți": "ro_galeti",
+    "default, dynamic=True": "dinamic",
+}
+
+
+def tabel_decodare(decodare: Comparatie, grafuri: Mapping[str, int], prima_s: Mapping[str, float], jetoane_noi: int) -> str:
+    """Tabelul decodării, de tipărit: pentru fiecare strategie (în ordinea din `grafuri`),
+    grafurile compilate, prima generare (cu compilările ei) și latența pe jeton (mediana
+    generării, din `decodare`, împărțită la `jetoane_noi`), apoi ceasul ales de `compara`."""
+    randuri = [f"{'strategia':26} {'grafuri':>8} {'prima generare':>15} {'pe jeton':>10}"]
+    for nume in grafuri:
+        randuri.append(f"{nume:26} {grafuri[nume]:>8} {cifre.format_timp(prima_s[nume]):>15} "
+                       f"{cifre.format_timp(decodare[nume].mediana_s / jetoane_noi):>10}")
+    randuri.append(decodare.motiv_ceas)
+    return "\n".join(randuri)
+
+
+def inregistreaza_decodarea(decodare: Comparatie, lungime_prompt: int, jetoane_noi: int, galeti: Sequence[int], pe_gpu: bool) -> None:
+    """Pe GPU, înregistrează latența pe jeton a fiecărei strategii din `CHEI_DECODARE` (cu
+    lungimile parcurse și numărul de găleți în descriere). Pe procesor, unde `reduce-overhead` nu
+    există, tipărește cifrele de referință."""
+    if pe_gpu:
+        for nume, cheie in CHEI_DECODARE.items():
+            cifre.inregistreaza(f"06.decodare_{cheie}_pe_jeton_ms", decodare[nume].mediana_s * 1e3 / jetoane_noi, "ms",
+                                f"latența pe jeton, lotul 1, {nume}; lungimile {lungime_prompt}–{lungime_prompt + jetoane_noi - 1}, "
+                                f"{cifre.cu_substantiv(len(galeti), 'găleată', 'găleți')}", depinde_de_procesor=True)
+    else:
+        print("\nreduce-overhead are nevoie de un GPU (grafurile CUDA). Referința, pe GPU:")
+        cifre.afiseaza_referinta("06.decodare")
+
+
+# ---------------------------------------------------------------------------------------------
+# Ce a adus fiecare tehnică (secțiunea 6)
+# ---------------------------------------------------------------------------------------------
+
+
+def _o_linie(text: str) -> str:
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def tabel_tehnici(
+    explicatie,
+    kerneluri: Mapping[str, int],
+    comparatii: Mapping[str, ComparatieModuri],
+    decodare: Comparatie,
+    grafuri_decodare: Mapping[str, int],
+    jetoane_noi: int,
+    regionala: CompilareRegionala,
+    parte_calda: float | None,
+    pe_gpu: bool,
+    max_autotune: bool,
+) -> str:
+    """Tabelul „ce a adus fiecare tehnică” al capitolului, de tipărit, din cifrele măsurate:
+    grafurile și întreruperile modelului (`explicatie`, de la `torch._dynamo.explain`), kernel-urile
+    unei inferențe (`kerneluri`, gol pe procesor), modurile (`comparatii`, „antrenare” și
+    „inferență”), decodarea (`decodare`, `grafuri_decodare`, `jetoane_noi`), compilarea
+    regională, pornirea caldă cu mega-cache (`parte_calda`, fracția din pornirea rece; None dacă
+    n-a fost măsurată). Pe GPU, și cel mai bun mod, grafurile CUDA și `max-autotune` (măsurat, cu
+    `max_autotune`, sau din referință); pe procesor, trimite la referință."""
+    antrenare = comparatii["antrenare"]
+    randuri = [("fără întreruperi (fullgraph)", f"{cifre.cu_substantiv(explicatie.graph_count, 'graf', 'grafuri')}, "
+                f"{cifre.cu_substantiv(explicatie.graph_break_count, 'întrerupere', 'întreruperi')}: modelul se compilează dintr-o bucată")]
+    if kerneluri:
+        randuri.append(("fuziunea (kernel-uri la inferență)", f"{cifre.format_numar(kerneluri['eager'])} eager → "
+                        f"{cifre.format_numar(kerneluri['default'])} compilat"))
+    else:
+        randuri.append(("fuziunea (kernel-uri la inferență)", "numai pe GPU (pe procesor, codul C++ nu apare ca lansări)"))
+    accelerare = antrenare.pe_pas.accelerare("eager", "default")
+    randuri.append(("compilarea (antrenare, default)", _o_linie(f"{accelerare} față de eager (AdamW fused=True)")))
+    if pe_gpu:
+        for parte, c in comparatii.items():
+            cel_mai_bun = min(c.moduri[1:], key=c.pas_s)
+            randuri.append((f"cel mai bun mod ({parte})", f"{cel_mai_bun}: {c.pe_pas.accelerare('eager', cel_mai_bun)}"))
+        randuri.append(("CUDA Graphs (reduce-overhead, lotul 1)", f"{decodare.accelerare('default, găleți', 'reduce-overhead, găleți')} "
+                        "față de default, la decodare"))
+        if max_autotune:
+            randuri.append(("max-autotune (antrenare)", f"{antrenare.pe_pas.accelerare('default', 'max-autotune-no-cudagraphs')} "
+                            f"față de default; apelurile 1–3 {cifre.format_timp(antrenare.pana_la_regim_s('max-autotune-no-cudagraphs'))}"))
+        else:
+            ref_pas = cifre.cifra_referinta("06.moduri_antrenare_max-autotune-no-cudagraphs_accelerare_fata_de_fused")
+            ref_pornire = cifre.cifra_referinta("06.moduri_antrenare_max-autotune-no-cudagraphs_pornire_s")
+            if ref_pas and ref_pornire:
+                randuri.append(("max-autotune (antrenare)", f"nemăsurat aici; referința ({ref_pas['gpu']}): "
+                                f"{cifre.cu_unitate(ref_pas['valoare'], '×')} față de eager, apelurile 1–3 {cifre.format_timp(ref_pornire['valoare'])}"))
+            else:
+                randuri.append(("max-autotune", "nemăsurat aici (secunde sau zeci de secunde de reglare pe fiecare formă)"))
+    else:
+        randuri.append(("CUDA Graphs, max-autotune", "numai pe GPU: vezi referința de mai jos"))
+    if parte_calda is not None:
+        randuri.append(("cache-ul (mega-cache, proces nou)", f"pornirea caldă: {cifre.format_procent(parte_calda)} din cea rece"))
+    else:
+        randuri.append(("cache-ul (mega-cache, proces nou)", "nemăsurat aici: vezi referința de mai jos"))
+    randuri.append(("compilarea regională", f"la rece, {cifre.format_procent(1 / regionala.accelerare_rece())} din timpul compilării modelului întreg; "
+                    f"pasul {'+' if regionala.diferenta_pas() >= 0 else '−'}{cifre.format_procent(abs(regionala.diferenta_pas()), 1)}"))
+    randuri.append(("găleți (decodare)", f"{cifre.cu_substantiv(grafuri_decodare['default, găleți'], 'graf', 'grafuri')} față de "
+                    f"{cifre.cu_substantiv(jetoane_noi, 'compilare', 'compilări')} fără găleți (câte una pe jeton); "
+                    f"{decodare.accelerare('eager', 'default, găleți')} față de eager"))
+    randuri.append(("memoria (antrenare, pe GPU)", "numai pe GPU" if antrenare.memorie_ceruta_mib("eager") is None else
+                    _o_linie(f"eager cere {cifre.format_octeti(antrenare.memorie_ceruta_mib('eager') * 2**20)} la un pas, "
+                             f"default {cifre.format_octeti(antrenare.memorie_ceruta_mib('default') * 2**20)}")))
+    latime = max(len(t) for t, _ in randuri)
+    return "\n".join(f"{tehnica:<{latime}}  {contributie}" for tehnica, contributie in randuri)

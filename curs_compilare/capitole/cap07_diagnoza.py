@@ -21,6 +21,14 @@ notebook s-o poată rula pe loc și să arate ce a produs:
   singură evaluare, la rece, făcută la compilare);
 - `avertismente_dynamo()` — prinde avertismentele lui Dynamo (de exemplu „Dynamo does not know
   how to trace the builtin …”) și le spune pe scurt în română (`AvertismentDynamo.in_romana`);
+- `numara_compilari(functie, apeluri)` — compilările unei funcții pe o listă de apeluri și prima
+  gardă care a picat, din jurnal (secțiunea 2; `grafic_recompilari` le desenează, stricat față de
+  reparat);
+- `grafic_pasul_reparat`, `de_ce_nu_castiga_reparata`, `inregistreaza_pasul_reparat` și
+  `inregistreaza_bucla_lenta` — graficul, explicația și cifrele pasului „compilat, dar mai lent
+  decât eager” (secțiunea 3, exercițiul 4);
+- `masoara_trapele(variante, *argumente, backend=…)` — grafurile, întreruperile și timpul pe apel al
+  variantelor unei trape de ieșire (secțiunea 4), `concluzie_trapa` și `grafic_trape`;
 - `wrap_triton_pe_interpretor()` — pe un procesor, cu interpretorul Triton, face ca
   `torch.library.wrap_triton` să lase kernel-ul interpretat să treacă, cum face torch 2.14
   (torch 2.11 îl refuză);
@@ -72,8 +80,17 @@ __all__ = [
     "bisecteaza_compilatorul",
     "CostGarzi",
     "cost_garzi",
+    "numara_compilari",
+    "grafic_recompilari",
+    "grafic_pasul_reparat",
+    "de_ce_nu_castiga_reparata",
+    "inregistreaza_pasul_reparat",
+    "inregistreaza_bucla_lenta",
     "AvertismentDynamo",
     "avertismente_dynamo",
+    "masoara_trapele",
+    "concluzie_trapa",
+    "grafic_trape",
     "wrap_triton_pe_interpretor",
     "HARTA_DIAGNOZEI",
     "texte_harta",
@@ -509,6 +526,126 @@ def cost_garzi(functie: Callable, locale: dict, timp_minim_s: float = 0.2) -> Co
 
 
 # ---------------------------------------------------------------------------------------------
+# Recompilările care nu vin din forme (secțiunea 2)
+# ---------------------------------------------------------------------------------------------
+
+
+def numara_compilari(functie_de_compilat: Callable, apeluri: Sequence[Callable]) -> tuple[int, str]:
+    """Golește cache-ul lui Dynamo, compilează `functie_de_compilat` (cu `backend="eager"`, printr-un
+    `NumaratorCompilari`) și rulează `apel(compilat)` pentru fiecare apel din listă, cu limita de
+    recompilări ridicată la 32 și jurnalul `recompiles` prins. Întoarce numărul de compilări și
+    prima gardă care a picat, din jurnal („—” dacă n-a picat niciuna)."""
+    from ..inspectie import NumaratorCompilari, jurnal_torch, limita_recompilari
+
+    torch._dynamo.reset()
+    numarator = NumaratorCompilari("eager")
+    compilat = torch.compile(functie_de_compilat, backend=numarator)
+    with limita_recompilari(32), jurnal_torch(recompiles=True) as jurnal:
+        for apel in apeluri:
+            apel(compilat)
+    motive = [l.strip() for l in jurnal.linii() if l.strip().startswith("- 0/")]
+    return numarator.compilari, (motive[0].removeprefix("- ").split("  # ")[0].strip() if motive else "—")
+
+
+def grafic_recompilari(rezultate: dict):
+    """Bare orizontale, câte o pereche pe caz: compilările variantei stricate (roșu) și ale celei
+    reparate (verde), din `rezultate` (cazul → (stricat, reparat)). Întoarce figura (de afișat cu
+    `grafice.arata`)."""
+    import matplotlib.pyplot as plt
+
+    figura, ax = plt.subplots(figsize=(8, 3.6))
+    nume_cazuri = list(rezultate)
+    pozitii = range(len(nume_cazuri))
+    ax.barh([p + 0.2 for p in pozitii], [r[0] for r in rezultate.values()], height=0.4, label="stricat", color="#d62728")
+    ax.barh([p - 0.2 for p in pozitii], [r[1] for r in rezultate.values()], height=0.4, label="reparat", color="#2ca02c")
+    ax.set_yticks(list(pozitii), nume_cazuri)
+    ax.invert_yaxis()
+    ax.set_xlabel("compilări în 6 apeluri")
+    ax.set_title("Recompilări care nu vin din forme: înainte și după reparare")
+    ax.legend()
+    return figura
+
+
+# ---------------------------------------------------------------------------------------------
+# „Compilat, dar mai lent decât eager” (secțiunea 3 și exercițiul 4)
+# ---------------------------------------------------------------------------------------------
+
+
+def grafic_pasul_reparat(comparatie):
+    """Timpul pe apel (mediana) al celor patru variante ale pasului cu `.item()` din secțiunea 3:
+    „eager, stricat”, „eager, reparat”, „compilat, stricat”, „compilat, reparat”, în ordinea din
+    `comparatie`. Întoarce figura (de afișat cu `grafice.arata`)."""
+    import matplotlib.pyplot as plt
+
+    figura, ax = plt.subplots(figsize=(7, 3))
+    nume_variante = list(comparatie.masuratori)
+    ax.barh(nume_variante, [comparatie[n].mediana_us for n in nume_variante], color=["#7f7f7f", "#bdbdbd", "#d62728", "#2ca02c"])
+    ax.invert_yaxis()
+    ax.set_xlabel("timp pe apel (µs, mediana)")
+    ax.set_title("Pasul cu .item(): eager și compilat, stricat și reparat")
+    return figura
+
+
+def de_ce_nu_castiga_reparata(comparatie, pe_gpu: bool) -> str | None:
+    """Dacă pe mașina ta varianta „compilat, reparat” nu e cea mai rapidă dintre cele patru ale
+    secțiunii 3 (mediana), propoziția care spune de ce, din cifrele `comparatie`: varianta reparată
+    e mai lentă încă din modul eager (`torch.where` calculează ambele ramuri; pe procesor, nici
+    `.item()` nu așteaptă vreun GPU), iar compilarea o accelerează sau nu față de ea însăși, în
+    modul eager. None când varianta compilată reparată e cea mai rapidă."""
+    from ..cifre import cu_unitate
+
+    timpi = {n: m.mediana_s for n, m in comparatie.masuratori.items()}
+    cea_mai_rapida = min(timpi, key=timpi.get)
+    if cea_mai_rapida == "compilat, reparat":
+        return None
+    eager_reparat = comparatie.accelerare("eager, stricat", "eager, reparat")
+    compilare_reparat = comparatie.accelerare("eager, reparat", "compilat, reparat")
+    motive = []
+    if eager_reparat.mai_lent:
+        motive.append(f"în modul eager, varianta reparată e deja mai lentă decât cea stricată ({cu_unitate(eager_reparat.mediana, '×')}): "
+                      "`torch.where` calculează ambele ramuri" + ("" if pe_gpu else ", iar pe procesor `.item()` nu așteaptă niciun GPU"))
+    if compilare_reparat.mai_rapid:
+        motive.append(f"față de propria variantă eager, compilarea o accelerează ({cu_unitate(compilare_reparat.mediana, '×')}): "
+                      "lecția ține, doar că baza de comparație contează")
+    else:
+        motive.append("nici față de propria variantă eager compilarea nu câștigă aici: pe atât de puțin lucru, "
+                      "costul fix al apelului compilat rămâne mai mare decât câștigul fuziunii")
+    return (f"Pe mașina ta, varianta compilată reparată nu e cea mai rapidă dintre cele patru ({cea_mai_rapida} e). De ce: "
+            + "; ".join(motive) + ".")
+
+
+def inregistreaza_pasul_reparat(comparatie, pe_gpu: bool) -> None:
+    """Pe GPU, înregistrează accelerările pasului din secțiunea 3: compilat stricat față de eager
+    stricat, compilat reparat față de eager stricat și față de eager reparat. Pe procesor, unde
+    cifrele depind mult de mașină, tipărește cifrele de referință."""
+    from ..cifre import afiseaza_referinta, inregistreaza
+
+    if pe_gpu:
+        inregistreaza("07.pas_stricat_fata_de_eager", comparatie.accelerare("eager, stricat", "compilat, stricat"), "×",
+                      "pasul cu .item() în fiecare segment, compilat, față de eager")
+        inregistreaza("07.pas_reparat_fata_de_eager", comparatie.accelerare("eager, stricat", "compilat, reparat"), "×",
+                      "pasul cu torch.where, compilat, față de pasul eager stricat")
+        inregistreaza("07.pas_reparat_fata_de_eager_reparat", comparatie.accelerare("eager, reparat", "compilat, reparat"), "×",
+                      "pasul cu torch.where, compilat, față de același pas în modul eager")
+    else:
+        print("\nPe procesor, cifrele depind mult de mașină. Pe un H200:")
+        afiseaza_referinta("07.pas_")
+
+
+def inregistreaza_bucla_lenta(comparatie, pe_gpu: bool) -> None:
+    """Pe GPU, înregistrează cât de rapidă e `bucla_lenta` (exercițiul 4), compilată, față de cea
+    eager; pe procesor, tipărește cifra de referință."""
+    from ..cifre import afiseaza_referinta, inregistreaza
+
+    if pe_gpu:
+        inregistreaza("07.bucla_lenta_fata_de_eager", comparatie.accelerare("eager", "compilată, lentă"), "×",
+                      "bucla_lenta (exercițiul 4), compilată, față de eager")
+    else:
+        print("\nPe un H200:")
+        afiseaza_referinta("07.bucla_")
+
+
+# ---------------------------------------------------------------------------------------------
 # Avertismentele lui Dynamo, în română
 # ---------------------------------------------------------------------------------------------
 
@@ -561,6 +698,62 @@ def avertismente_dynamo():
             continue
         vazute.add(text)
         prinse.append(AvertismentDynamo(avertisment.category.__name__, text, _in_romana(text)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Trapele de ieșire: cât costă fiecare (secțiunea 4)
+# ---------------------------------------------------------------------------------------------
+
+
+def masoara_trapele(variante: dict, *argumente, backend: str = "inductor", **optiuni_compile):
+    """Pentru fiecare variantă (numele → funcția): grafurile și întreruperile (`inspectie.explica`,
+    tipărite pe câte un rând) și timpul pe apel, compilată cu `backend` (și `optiuni_compile`) și
+    verificată față de prima variantă. Avertismentele lui Dynamo de la compilare sunt prinse
+    (`avertismente_dynamo`) și spuse pe scurt, în română, apoi comparația e tipărită. Întoarce
+    comparația (`masurare.compara`) și numărul de grafuri al fiecărei variante."""
+    from ..inspectie import explica
+    from ..masurare import compara
+
+    compilate, grafuri = {}, {}
+    with avertismente_dynamo() as avertismente:
+        for nume, functie in variante.items():  # explica golește cache-ul lui Dynamo: întâi toate explicațiile
+            explicatie = explica(functie, *argumente)
+            grafuri[nume] = explicatie.numar_grafuri
+            print(f"{nume:<20} grafuri: {explicatie.numar_grafuri}, întreruperi: {explicatie.numar_intreruperi}")
+        for nume, functie in variante.items():  # apoi compilările, păstrate până la măsurătoare
+            compilate[nume] = torch.compile(functie, backend=backend, **optiuni_compile)
+            torch.testing.assert_close(compilate[nume](*argumente), next(iter(variante.values()))(*argumente))
+        comparatie = compara(compilate, *argumente, timp_minim_s=0.2)
+    for avertisment in avertismente:
+        if avertisment.in_romana:
+            print(f"Avertismentul lui Dynamo, pe scurt: {avertisment.in_romana}.")
+        else:
+            print(f"Avertisment ({avertisment.categorie}, în engleză): {avertisment.text.splitlines()[0][:150]}")
+    print(comparatie)
+    return comparatie, grafuri
+
+
+def concluzie_trapa(comparatie, grafuri: dict, referinta: str, varianta: str, subiect: str, text_referinta: str) -> str:
+    """Concluzia pentru două variante de cod: cauza, dacă varianta e mai lentă, reiese din numărul de grafuri."""
+    from ..concluzii import concluzie_accelerare
+
+    return concluzie_accelerare(comparatie.accelerare(referinta, varianta), subiect=subiect, referinta=text_referinta,
+                                ce_se_compara="variante", grafuri=(grafuri[varianta], grafuri[referinta]))
+
+
+def grafic_trape(costuri: dict, backend: str):
+    """Timpul pe apel (mediana) al fiecărei variante a trapelor de ieșire (numele → măsurătoarea):
+    roșu, variantele cu întrerupere („se rupe”, `disable`); verde, cele fără. Întoarce figura (de
+    afișat cu `grafice.arata`)."""
+    import matplotlib.pyplot as plt
+
+    figura, ax = plt.subplots(figsize=(8, 3.8))
+    ax.barh(list(costuri), [m.mediana_us for m in costuri.values()],
+            color=["#d62728" if "rupe" in n or n == "disable" else "#2ca02c" for n in costuri])
+    ax.invert_yaxis()
+    ax.set_xlabel("timp pe apel (µs, mediana)")
+    ax.set_title(f"Trapele de ieșire, compilate cu {backend}: roșu, cu întrerupere; verde, fără")
+    return figura
 
 
 # ---------------------------------------------------------------------------------------------
