@@ -2,6 +2,7 @@
 
 import json
 import os
+import platform
 import shutil
 from pathlib import Path
 
@@ -327,3 +328,23 @@ def test_adauga_cifre_explica_in_romana_ce_lipseste(tmp_path, capsys):
     assert validare.main(["--adauga-cifre", str(tmp_path / "lipsa.jsonl"), "--sursa", "s", "--rezultate", str(rezultate)]) == 2
     assert "nu găsesc fișierul de cifre" in capsys.readouterr().err
     assert json.loads(rezultate.read_text()) == _raport_de_referinta()  # neatins
+
+
+def test_raportul_numeste_procesorul(tmp_path):
+    """Două validări pe GPU-uri la fel pot avea procesoare diferite: raportul îl numește."""
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R)   Platinum 8480+\n"
+                       "processor\t: 1\nmodel name\t: Intel(R) Xeon(R) Platinum 8480+\n", encoding="utf-8")
+    assert validare.model_procesor(cpuinfo) == "Intel(R) Xeon(R) Platinum 8480+"
+    fara_model = tmp_path / "fara_model"
+    fara_model.write_text("processor\t: 0\n", encoding="utf-8")
+    # fără rândul „model name” sau fără fișier: ce spune platform.processor(), poate nimic
+    assert validare.model_procesor(fara_model) == (platform.processor() or None)
+    assert validare.model_procesor(tmp_path / "lipsa") == (platform.processor() or None)
+    date = {"data": "2026-12-05T00:00:00", "secunde_total": 1.0, "notebookuri": [], "cifre": [],
+            "mediu": {"gpu": "NVIDIA H200", "capabilitate": "9.0", "numar_sm": 132, "python": "3.12",
+                      "torch": "2.11", "triton": "3.6", "profil": "complet", "nuclee": 16,
+                      "model_procesor": "Intel(R) Xeon(R) Platinum 8480+", "dispozitiv": "cuda"}}
+    assert "- procesorul: Intel(R) Xeon(R) Platinum 8480+, 16 nuclee" in validare._raport_markdown(date)
+    del date["mediu"]["model_procesor"]  # rapoartele mai vechi nu-l au
+    assert "- procesorul: 16 nuclee" in validare._raport_markdown(date)

@@ -412,6 +412,23 @@ def executa_notebook(
     return rezultat
 
 
+def model_procesor(cpuinfo: str | Path = "/proc/cpuinfo") -> str | None:
+    """Numele procesorului mașinii (rândul „model name” din `/proc/cpuinfo` pe Linux; altfel ce
+    spune `platform.processor()`), sau None dacă nu se poate afla. Două validări pe GPU-uri la fel
+    pot avea procesoare diferite, iar cifrele limitate de procesor (timpi de Python, compilări) se
+    schimbă odată cu el: raportul îl numește, ca o comparație să-l poată pune la socoteală."""
+    try:
+        for rand in Path(cpuinfo).read_text(encoding="utf-8", errors="replace").splitlines():
+            cheie, _, valoare = rand.partition(":")
+            if cheie.strip().lower() in ("model name", "hardware") and valoare.strip():
+                return " ".join(valoare.split())
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or None
+
+
 def _descriere_mediu() -> dict:
     mediu = detecteaza_mediul()
     return {
@@ -424,6 +441,7 @@ def _descriere_mediu() -> dict:
         "triton": mediu.versiune_triton,
         "profil": mediu.profil,
         "nuclee": os.cpu_count(),
+        "model_procesor": model_procesor(),
         **({"gpu_simulat": mediu.gpu_simulat, "gpu_real": mediu.gpu_real,
             "memorie_gpu_gib": round(mediu.memorie_gpu_gib, 2)} if mediu.gpu_simulat else {}),
         **({"colab": True} if mediu.pe_colab else {}),
@@ -474,7 +492,8 @@ def _raport_markdown(date: dict) -> str:
         f"- dispozitiv: {mediu['gpu']}"
         + (f" (capabilitate {mediu['capabilitate']}, {cu_substantiv(mediu['numar_sm'], 'SM', 'SM')})" if mediu["capabilitate"] else ""),
         f"- Python {mediu['python']}, torch {mediu['torch']}, triton {mediu['triton'] or 'neinstalat'}",
-        *([f"- procesorul: {cu_substantiv(mediu['nuclee'], 'nucleu', 'nuclee')}"] if mediu.get("nuclee") else []),
+        *([f"- procesorul: " + (f"{mediu['model_procesor']}, " if mediu.get("model_procesor") else "")
+           + cu_substantiv(mediu['nuclee'], 'nucleu', 'nuclee')] if mediu.get("nuclee") else []),
         f"- profil de dimensiuni: {mediu['profil']}",
     ]
     if mediu.get("gpu_simulat"):
