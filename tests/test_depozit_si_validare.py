@@ -114,7 +114,24 @@ def test_compararea_a_doua_rulari(tmp_path, capsys):
     iesire = capsys.readouterr().out
     assert "3 cifre comune: 1 la fel, 1 diferă, iar 1 e peste prag, dar depinde de procesor." in iesire
     assert "raport 1,1×" in iesire  # diferența, scrisă în tabel
+    assert "Doar în prima rulare (1):" in iesire and "- `doar_in_unu`: doar_in_unu" in iesire
+    assert "Doar în a doua rulare" not in iesire
     assert validare.main(["--compara", str(tmp_path / "1.json"), str(tmp_path / "1.json")]) == 0
+    iesire = capsys.readouterr().out
+    assert "aceleași chei" in iesire and "Doar în" not in iesire
+
+
+def test_cheile_necomune_spun_ce_s_a_pierdut_si_ce_s_a_adaugat():
+    unu = _raport(("a", 1.0, False), ("vechi", 2.0, False), ("din_script", 3.0, False))
+    unu["cifre"][2]["sursa"] = "benchmarks/capitolul06.py"
+    doi = _raport(("nou", 4.0, False), ("a", 1.0, False))
+    doar_unu, doar_doi = validare.chei_necomune(unu, doi)
+    assert [c["cheie"] for c in doar_unu] == ["vechi", "din_script"]
+    assert [c["cheie"] for c in doar_doi] == ["nou"]
+    text = validare._tabel_comparatie(validare.compara_rapoarte(unu, doi), 0.15, necomune=(doar_unu, doar_doi))
+    assert "- `din_script`: din_script; măsurată de `benchmarks/capitolul06.py`" in text
+    assert "Doar în a doua rulare (1):" in text and "- `nou`: nou" in text
+    assert validare.chei_necomune(unu, unu) == ([], [])
 
 
 def _cifra(cheie, valoare, unitate, depinde=False, **altele):

@@ -743,7 +743,28 @@ def compara_rapoarte(
     return randuri
 
 
-def _tabel_comparatie(randuri: list[dict], prag: float, prag_puncte: float = PRAG_PUNCTE_PROCENTUALE) -> str:
+def chei_necomune(primul: dict, al_doilea: dict) -> tuple[list[dict], list[dict]]:
+    """Cifrele care sunt doar în primul raport și cele care sunt doar în al doilea, în ordinea din
+    raportul lor. `compara_rapoarte` le lasă deoparte; ele spun dacă două rulări au măsurat același
+    lucru (o cheie schimbată, o cifră pierdută la o mutare de cod, una adăugată dintr-un script)."""
+    chei_unu = {c["cheie"] for c in primul.get("cifre", [])}
+    chei_doi = {c["cheie"] for c in al_doilea.get("cifre", [])}
+    return ([c for c in primul.get("cifre", []) if c["cheie"] not in chei_doi],
+            [c for c in al_doilea.get("cifre", []) if c["cheie"] not in chei_unu])
+
+
+def _lista_necomune(titlu: str, cifre_: list[dict]) -> list[str]:
+    if not cifre_:
+        return []
+    linii = ["", f"{titlu} ({len(cifre_)}):", ""]
+    for c in cifre_:
+        sursa = f"; măsurată de `{c['sursa']}`" if c.get("sursa") else ""
+        linii.append(f"- `{c['cheie']}`: {c['descriere']}{sursa}")
+    return linii
+
+
+def _tabel_comparatie(randuri: list[dict], prag: float, prag_puncte: float = PRAG_PUNCTE_PROCENTUALE,
+                      necomune: tuple[list[dict], list[dict]] = ((), ())) -> str:
     linii = [
         f"Praguri: raportul dintre valoarea mai mare și cea mai mică, cel mult {cu_unitate(1 + prag, '×')} "
         f"(o diferență de {format_numar(100 * prag)}%); procentele, o diferență de cel mult "
@@ -767,6 +788,11 @@ def _tabel_comparatie(randuri: list[dict], prag: float, prag_puncte: float = PRA
         f"{cu_substantiv(len(randuri), 'cifră comună', 'cifre comune')}: {la_fel} la fel, {diferite} diferă, "
         f"iar {dependente} {peste_prag} de procesor.",
     ]
+    doar_unu, doar_doi = necomune
+    if not doar_unu and not doar_doi:
+        linii.append("Cele două rulări au aceleași chei: nicio cifră în plus, nicio cifră lipsă.")
+    linii += _lista_necomune("Doar în prima rulare", list(doar_unu))
+    linii += _lista_necomune("Doar în a doua rulare", list(doar_doi))
     return "\n".join(linii) + "\n"
 
 
@@ -840,7 +866,7 @@ def main(argv=None) -> int:
     if argumente.compara:
         primul, al_doilea = (json.loads(Path(c).read_text(encoding="utf-8")) for c in argumente.compara)
         randuri = compara_rapoarte(primul, al_doilea, argumente.prag, argumente.prag_puncte)
-        print(_tabel_comparatie(randuri, argumente.prag, argumente.prag_puncte))
+        print(_tabel_comparatie(randuri, argumente.prag, argumente.prag_puncte, chei_necomune(primul, al_doilea)))
         return 1 if any(r["verdict"] == "diferă" for r in randuri) else 0
 
     cai = [Path(c) for c in argumente.notebookuri] or notebookuri_cursului(Path("."), solutii=True)
