@@ -1,6 +1,8 @@
 """Uneltele instructorului și ale celui care întreține cursul (nu ale cursantului):
 
 - `validare` — execută toate notebook-urile și scrie raportul de referință (`make validare`);
+- `profil_colab` — condițiile unui runtime Colab gratuit pentru validare (2 nuclee, T4 simulat,
+  memoria RAM măsurată și limitată; `validare --profil-colab`);
 - `verificare_rapida` — verificarea mașinii înaintea orei (`make verifica`);
 - `durate` — duratele „Run All” din prima celulă a capitolelor și din README (`make durate`);
 - `diapozitive` — diapozitivele atelierului, din notebook-uri (`make diapozitive`);

@@ -87,6 +87,7 @@ from ..cifre import (
 )
 from ..concluzii import contradictii, text_iesiri
 from ..mediu import detecteaza_mediul
+from .profil_colab import MemorieGazda, ProfilColab
 
 #: Cât pot diferi, cel mult, două rulări ale unei cifre comparate prin raport (raportul dintre
 #: valoarea mai mare și cea mai mică: cel mult 1,15).
@@ -304,10 +305,15 @@ def executa_notebook(
     limita_celula: int = 1200,
     limita_notebook: float | None = None,
     colab: RepetitieColab | None = None,
+    limita_ram_mib: float | None = None,
 ) -> dict:
     """Execută un notebook într-un kernel nou și întoarce rezultatul: `trecut`, `secunde`,
     `eroare` (ultimele rânduri ale erorii), `prima_linie_eroare`, `cifre` (cele înregistrate cu
-    `cifre.inregistreaza`) și, pe un GPU NVIDIA, `memorie_gpu_maxima_mib` (vezi `_MemorieGPU`).
+    `cifre.inregistreaza`), `memorie_ram_maxima_mib` (memoria RAM a kernel-ului și a proceselor
+    lui, vezi `profil_colab.MemorieGazda`), `secunde_pregatire` (cât a durat celula de pregătire,
+    dacă notebook-ul are una) și, pe un GPU NVIDIA, `memorie_gpu_maxima_mib` (vezi `_MemorieGPU`).
+    Cu `limita_ram_mib`, un notebook care a cerut mai multă memorie RAM e socotit eșuat (pe
+    Colab, kernel-ul lui ar fi fost oprit).
 
     O celulă are cel mult `limita_celula` secunde; tot notebook-ul, cel mult `limita_notebook`
     (dacă e dată): la depășire, kernel-ul e oprit și notebook-ul e socotit eșuat. Cu `colab`,
@@ -333,6 +339,7 @@ def executa_notebook(
         resources={"metadata": {"path": str(cale.parent)}},
     )
     memorie = _MemorieGPU().porneste()
+    memorie_ram = MemorieGazda().porneste()
     depasit = threading.Event()
     gata = threading.Event()
 
@@ -346,6 +353,7 @@ def executa_notebook(
                 if proces is not None:
                     pid = proces.pid
                     memorie.pid_kernel(pid)
+                    memorie_ram.pid_kernel(pid)
             if termen is not None and time.monotonic() > termen and pid is not None:
                 depasit.set()
                 try:
@@ -376,6 +384,7 @@ def executa_notebook(
     gata.set()
     fir_paznic.join(timeout=5)
     memorie.opreste()
+    memorie_ram.opreste()
     if depasit.is_set():
         prima_linie = f"a depășit limita notebook-ului ({format_numar(limita_notebook, 0)} s); kernel-ul a fost oprit"
         eroare = prima_linie + ("\n" + eroare if eroare else "")
@@ -384,6 +393,12 @@ def executa_notebook(
     contrazise = contradictii(tiparit)
     if contrazise and eroare is None:
         eroare = prima_linie = "Concluzii care se contrazic singure în textul tipărit: " + "; ".join(f"„{c}”" for c in contrazise)
+    if limita_ram_mib is not None and memorie_ram.maxim_mib is not None and memorie_ram.maxim_mib > limita_ram_mib \
+            and eroare is None:
+        eroare = prima_linie = (
+            f"Memoria RAM a notebook-ului a ajuns la {format_numar(memorie_ram.maxim_mib / 1024, 2)} GiB, peste limita de "
+            f"{format_numar(limita_ram_mib / 1024)} GiB (pe un runtime Colab gratuit, kernel-ul ar fi fost oprit)"
+        )
     probleme = probleme_de_format("\n".join(text_iesiri(c.get("outputs", []), doar_stdout=True) for c in nb.cells))
     if probleme and eroare is None:
         eroare = prima_linie = "Numere scrise altfel decât cere cursul în textul tipărit: " + "; ".join(probleme[:10])
@@ -406,6 +421,11 @@ def executa_notebook(
         "prima_linie_eroare": prima_linie,
         "cifre": cifre,
     }
+    if memorie_ram.maxim_mib is not None:
+        rezultat["memorie_ram_maxima_mib"] = round(memorie_ram.maxim_mib)
+    pregatire = durata_celulei_de_pregatire(nb)
+    if pregatire is not None:
+        rezultat["secunde_pregatire"] = pregatire
     if memorie.maxim_mib is not None:
         rezultat["memorie_gpu_maxima_mib"] = round(memorie.maxim_mib)
         rezultat["memorie_gpu_masurata_pe"] = memorie.fel
@@ -427,6 +447,49 @@ def model_procesor(cpuinfo: str | Path = "/proc/cpuinfo") -> str | None:
     import platform
 
     return platform.processor() or None
+
+
+def durata_celulei_de_pregatire(nb) -> float | None:
+    """Cât a durat, în secunde, celula de pregătire a unui notebook executat (cea care începe cu
+    `depozit.MARCAJ_PREGATIRE`: pe Colab, clonarea cursului și instalarea pachetului), din
+    timpii pe care nbclient îi scrie în metadatele celulei; None dacă nu are una sau timpii
+    lipsesc."""
+    from .depozit import MARCAJ_PREGATIRE
+
+    for celula in nb.cells:
+        if celula.cell_type != "code" or MARCAJ_PREGATIRE not in celula.source:
+            continue
+        timpi = celula.get("metadata", {}).get("execution", {})
+        inceput, sfarsit = timpi.get("iopub.execute_input"), timpi.get("shell.execute_reply")
+        if not inceput or not sfarsit:
+            return None
+        try:
+            inceput, sfarsit = (dt.datetime.fromisoformat(t.replace("Z", "+00:00")) for t in (inceput, sfarsit))
+        except ValueError:
+            return None
+        return max(0.0, (sfarsit - inceput).total_seconds())
+    return None
+
+
+def _gib_sau_linie(mib: float | None) -> str:
+    return f"{format_numar(mib / 1024, 2)} GiB" if mib is not None else "—"
+
+
+def _secunde_sau_linie(secunde: float | None) -> str:
+    return f"{format_numar(secunde)} s" if secunde is not None else "—"
+
+
+def _rand_de_progres(r: dict, cale: Path) -> str:
+    """Rândul tipărit după fiecare notebook: starea, durata, memoria GPU și RAM, prima linie a erorii."""
+    memorie = "".join(
+        f"  {eticheta} {format_numar(r[cheie] / 1024, 2):>6} GiB"
+        for cheie, eticheta in (("memorie_gpu_maxima_mib", "GPU"), ("memorie_ram_maxima_mib", "RAM"))
+        if r.get(cheie) is not None
+    )
+    rand = f"  {'trecut' if r['trecut'] else 'EȘUAT '}  {format_numar(r['secunde'], 1):>7} s{memorie}  {cale}"
+    if not r["trecut"] and r.get("prima_linie_eroare"):
+        rand += f"\n           {r['prima_linie_eroare']}"
+    return rand
 
 
 def _descriere_mediu() -> dict:
@@ -507,10 +570,29 @@ def _raport_markdown(date: dict) -> str:
             "- celula de pregătire a urmat drumul de pe Colab (modul `google.colab` fals, clonare dintr-un depozit "
             "local, pachetul instalat cu pip)"
         )
-    cu_memorie = any(r.get("memorie_gpu_maxima_mib") is not None for r in date["notebookuri"])
+    if mediu.get("profil_colab"):
+        profil = mediu["profil_colab"]
+        nuclee = f"kernel-ul pe {profil['nuclee']} nuclee (afinitate, fire PyTorch, procese de compilare Inductor)"
+        ram = f"memoria RAM a unui notebook cel mult {format_numar(profil['limita_ram_gib'])} GiB"
+        if mediu.get("dispozitiv") == "cuda":
+            randuri.append(
+                f"- **profilul Colab**: GPU simulat {profil['gpu_simulat']}, {nuclee}, {ram}. Duratele sunt o **limită "
+                f"de jos** pentru un {profil['gpu_simulat']} adevărat: compilarea și Python-ul rulează pe "
+                f"{profil['nuclee']} nuclee, ca pe Colab, dar lucrul GPU-ului se face cu viteza lui "
+                f"{mediu.get('gpu_real') or mediu['gpu']}"
+            )
+        else:
+            randuri.append(
+                f"- **profilul Colab**, pe o mașină fără GPU: {nuclee}, {ram}; fără GPU, capitolele rulează pe drumul "
+                f"de procesor, ca pe un runtime Colab fără GPU"
+            )
+    notebookuri = date["notebookuri"]
+    cu_memorie = any(r.get("memorie_gpu_maxima_mib") is not None for r in notebookuri)
+    cu_ram = any(r.get("memorie_ram_maxima_mib") is not None for r in notebookuri)
+    cu_pregatire = any(r.get("secunde_pregatire") is not None for r in notebookuri)
     randuri += ["", "## Notebook-urile", ""]
     if cu_memorie:
-        pe_tot_gpu = any(r.get("memorie_gpu_masurata_pe") == MEMORIE_PE_TOT_GPU for r in date["notebookuri"])
+        pe_tot_gpu = any(r.get("memorie_gpu_masurata_pe") == MEMORIE_PE_TOT_GPU for r in notebookuri)
         randuri += [
             "Memoria GPU: maximul ocupat de procesele notebook-ului (kernel-ul și ce pornește el, contextul CUDA "
             "inclus), citit din `nvidia-smi` la fiecare jumătate de secundă"
@@ -520,18 +602,25 @@ def _raport_markdown(date: dict) -> str:
                 if pe_tot_gpu else "."
             ),
             "",
-            "| notebook | stare | durată | memoria GPU, maxim |",
-            "|---|---|---|---|",
         ]
-    else:
-        randuri += ["| notebook | stare | durată |", "|---|---|---|"]
-    for r in date["notebookuri"]:
+    if cu_ram:
+        randuri += [
+            "Memoria RAM: maximul memoriei rezidente a kernel-ului și a proceselor pornite de el (și procesele de "
+            "compilare ale lui Inductor), la fiecare jumătate de secundă.",
+            "",
+        ]
+    if cu_pregatire:
+        randuri += ["Pregătirea: cât a durat celula de pregătire a mediului (pe Colab: clonarea și instalarea).", ""]
+    coloane = [("durată", lambda r: f"{format_numar(r['secunde'])} s", True),
+               ("pregătirea", lambda r: _secunde_sau_linie(r.get("secunde_pregatire")), cu_pregatire),
+               ("memoria GPU, maxim", lambda r: _gib_sau_linie(r.get("memorie_gpu_maxima_mib")), cu_memorie),
+               ("memoria RAM, maxim", lambda r: _gib_sau_linie(r.get("memorie_ram_maxima_mib")), cu_ram)]
+    coloane = [(nume, valoare) for nume, valoare, are in coloane if are]
+    randuri += ["| notebook | stare | " + " | ".join(nume for nume, _ in coloane) + " |",
+                "|---|---|" + "---|" * len(coloane)]
+    for r in notebookuri:
         stare = "trecut" if r["trecut"] else "**EȘUAT**"
-        rand = f"| `{r['cale']}` | {stare} | {format_numar(r['secunde'])} s |"
-        if cu_memorie:
-            mib = r.get("memorie_gpu_maxima_mib")
-            rand += f" {format_numar(mib / 1024, 2)} GiB |" if mib is not None else " — |"
-        randuri.append(rand)
+        randuri.append(f"| `{r['cale']}` | {stare} | " + " | ".join(valoare(r) for _, valoare in coloane) + " |")
     randuri += ["", "![Durata fiecărui notebook](durate.png)", "", "## Cifrele-cheie măsurate", ""]
     if date["cifre"]:
         randuri += [
@@ -855,6 +944,10 @@ def main(argv=None) -> int:
     parser.add_argument("--notebook", help="la --adauga-cifre: notebook-ul care arată cifrele (opțional)")
     parser.add_argument("--limita-notebook", type=float, default=None,
                         help="secunde, cel mult, pentru un notebook întreg (implicit fără limită)")
+    parser.add_argument("--profil-colab", action="store_true",
+                        help="ca pe un runtime Colab gratuit: GPU simulat T4, 2 nuclee (afinitate, fire, procese de "
+                             "compilare), memoria RAM a notebook-ului cel mult 12 GiB; duratele sunt o limită de jos "
+                             "pentru un T4 adevărat (vezi profil_colab)")
     parser.add_argument("--colab-simulat", action="store_true",
                         help="celula de pregătire urmează drumul de pe Colab: modul google.colab fals, clonare dintr-un "
                              "depozit local făcut din dosarul curent, instalarea pachetului cu pip")
@@ -872,27 +965,30 @@ def main(argv=None) -> int:
     cai = [Path(c) for c in argumente.notebookuri] or notebookuri_cursului(Path("."), solutii=True)
     iesire = Path(argumente.iesire)
     iesire.mkdir(parents=True, exist_ok=True)
-    mediu = _descriere_mediu()
-    masina = mediu["gpu"] if mediu["dispozitiv"] == "cuda" else "procesor (fără GPU)"
-    print(f"Validez {cu_substantiv(len(cai), 'notebook', 'notebook-uri')} pe {masina} (torch {mediu['torch']})", flush=True)
+    profil = ProfilColab() if argumente.profil_colab else None
+    with profil.aplicat() if profil else contextlib.nullcontext():
+        mediu = _descriere_mediu()
+        masina = mediu["gpu"] if mediu["dispozitiv"] == "cuda" else "procesor (fără GPU)"
+        print(f"Validez {cu_substantiv(len(cai), 'notebook', 'notebook-uri')} pe {masina} (torch {mediu['torch']})", flush=True)
+        if profil:
+            mediu["profil_colab"] = {"nuclee": profil.nuclee, "gpu_simulat": profil.gpu_simulat,
+                                     "limita_ram_gib": profil.limita_ram_gib, "nuclee_alese": list(profil.nuclee_alese)}
+            print(f"Profilul Colab: {profil.descriere()}.", flush=True)
 
-    colab = None
-    if argumente.colab_simulat:
-        dosar_colab = Path(tempfile.mkdtemp(prefix="colab_simulat_"))
-        colab = depozit_local_pentru_colab(Path.cwd(), dosar_colab)
-        mediu["colab_simulat"] = True
-        print(f"Drumul de pe Colab: clonez din {colab.adresa} în {colab.dosar}, apoi instalez pachetul cu pip.", flush=True)
+        colab = None
+        if argumente.colab_simulat:
+            dosar_colab = Path(tempfile.mkdtemp(prefix="colab_simulat_"))
+            colab = depozit_local_pentru_colab(Path.cwd(), dosar_colab)
+            mediu["colab_simulat"] = True
+            print(f"Drumul de pe Colab: clonez din {colab.adresa} în {colab.dosar}, apoi instalez pachetul cu pip.", flush=True)
 
-    start = time.perf_counter()
-    rezultate = []
-    for cale in cai:
-        r = executa_notebook(cale, iesire / "executate", argumente.limita_celula, argumente.limita_notebook, colab)
-        memorie = (f"  {format_numar(r['memorie_gpu_maxima_mib'] / 1024, 2):>6} GiB"
-                   if r.get("memorie_gpu_maxima_mib") is not None else "")
-        print(f"  {'trecut' if r['trecut'] else 'EȘUAT '}  {format_numar(r['secunde'], 1):>7} s{memorie}  {cale}", flush=True)
-        if not r["trecut"] and r.get("prima_linie_eroare"):
-            print(f"           {r['prima_linie_eroare']}", flush=True)
-        rezultate.append(r)
+        start = time.perf_counter()
+        rezultate = []
+        for cale in cai:
+            r = executa_notebook(cale, iesire / "executate", argumente.limita_celula, argumente.limita_notebook, colab,
+                                 limita_ram_mib=profil.limita_ram_gib * 1024 if profil else None)
+            rezultate.append(r)
+            print(_rand_de_progres(r, cale), flush=True)
     date = {
         "data": dt.datetime.now().isoformat(timespec="seconds"),
         "secunde_total": time.perf_counter() - start,
