@@ -24,7 +24,7 @@ import statistics
 import time
 import timeit
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
 import torch
@@ -55,6 +55,7 @@ __all__ = [
     "ocupare_din_evenimente",
     "ocupare_gpu",
     "ocupare_gpu_simulat",
+    "durata_apel_in_bucla",
     "gbps",
     "tflops",
     "debit",
@@ -747,7 +748,14 @@ class OcupareGPU:
     `lucru_s`, timpul în care cel puțin un kernel (sau o copiere) rula pe GPU, și `fereastra_s`,
     timpul buclei, de la începutul primului apel până la sfârșitul ultimului lucru. Ambele sunt
     sume peste ferestre; `parti` e partea ocupată în fiecare fereastră. Kernel-urile care se
-    suprapun se numără o dată, deci partea nu poate trece de 100%."""
+    suprapun se numără o dată, deci partea nu poate trece de 100%.
+
+    Profilerul însuși încetinește procesorul (înregistrează fiecare operație și fiecare lansare):
+    într-o buclă limitată de procesor, fereastra de sub profiler e mai lungă decât bucla
+    obișnuită. De aceea `ocupare_gpu` cronometrează și bucla fără profiler: `apeluri_fara_profiler_s`
+    are, pentru fiecare fereastră, durata unui apel în regim, fără profiler. Când e dată, partea
+    ocupată e lucrul GPU-ului pentru un apel (din urma profilerului, care măsoară corect timpii
+    GPU-ului) împărțit la durata apelului fără profiler, cel mult 100%."""
 
     lucru_s: float
     fereastra_s: float
@@ -758,15 +766,41 @@ class OcupareGPU:
     #: peste ferestre; None dacă urma nu spune cine ce a lansat.
     lucru_lansat_s: float | None = None
     kerneluri: tuple[EvenimentKernel, ...] = field(default=(), repr=False)
+    #: Durata unui apel în regim, măsurată fără profiler, în fiecare fereastră (gol: nemăsurată).
+    apeluri_fara_profiler_s: tuple[float, ...] = ()
 
     @property
     def ferestre(self) -> int:
-        return len(self.parti)
+        return len(self.parti_sub_profiler)
+
+    @property
+    def parti_sub_profiler(self) -> tuple[float, ...]:
+        return self.parti
+
+    @property
+    def parte_sub_profiler(self) -> float:
+        """Partea ocupată a ferestrelor de sub profiler (lucrul și fereastra din aceeași urmă)."""
+        return self.lucru_s / self.fereastra_s if self.fereastra_s > 0 else 0.0
+
+    @property
+    def apel_fara_profiler_s(self) -> float | None:
+        """Mediana duratelor unui apel în regim, fără profiler (None: nemăsurată)."""
+        return statistics.median(self.apeluri_fara_profiler_s) if self.apeluri_fara_profiler_s else None
 
     @property
     def parte(self) -> float:
-        """Partea din timpul buclei în care GPU-ul a lucrat (0,95 = 95%)."""
-        return self.lucru_s / self.fereastra_s if self.fereastra_s > 0 else 0.0
+        """Partea din timpul buclei în care GPU-ul a lucrat (0,95 = 95%): fără profiler, dacă
+        bucla a fost cronometrată și așa, altfel cea de sub profiler."""
+        if self.apel_fara_profiler_s:
+            return min(1.0, self.lucru_pe_pas_s / self.apel_fara_profiler_s)
+        return self.parte_sub_profiler
+
+    @property
+    def parti_ferestre(self) -> tuple[float, ...]:
+        """Partea ocupată în fiecare fereastră (fără profiler, dacă s-a măsurat așa)."""
+        if self.apeluri_fara_profiler_s:
+            return tuple(min(1.0, self.lucru_pe_pas_s / a) if a > 0 else 0.0 for a in self.apeluri_fara_profiler_s)
+        return self.parti
 
     @property
     def asteptare(self) -> float:
@@ -782,7 +816,7 @@ class OcupareGPU:
     def la_limita(self) -> bool:
         """Adevărat când ferestrele nu cad toate de aceeași parte a unui prag: zgomotul ar putea
         schimba cuvântul la o altă rulare."""
-        return len({clasifica_limitarea(p) for p in self.parti}) > 1
+        return len({clasifica_limitarea(p) for p in self.parti_ferestre}) > 1
 
     @property
     def lucru_pe_pas_s(self) -> float:
@@ -793,11 +827,18 @@ class OcupareGPU:
 
     @property
     def pe_pas_s(self) -> float:
-        """Cât durează un apel într-o buclă: lucrul unui apel împărțit la partea ocupată (în
-        regim, perioada buclei)."""
-        if self.parte <= 0:
+        """Cât durează un apel într-o buclă: fără profiler, dacă s-a măsurat; altfel lucrul unui
+        apel împărțit la partea ocupată de sub profiler (în regim, perioada buclei)."""
+        if self.apel_fara_profiler_s:
+            return self.apel_fara_profiler_s
+        return self.pe_pas_sub_profiler_s
+
+    @property
+    def pe_pas_sub_profiler_s(self) -> float:
+        """Cât durează un apel în bucla de sub profiler."""
+        if self.parte_sub_profiler <= 0:
             return self.fereastra_s / max(1, self.pasi * self.ferestre)
-        return self.lucru_pe_pas_s / self.parte
+        return self.lucru_pe_pas_s / self.parte_sub_profiler
 
     @property
     def kerneluri_pe_pas(self) -> float:
@@ -820,17 +861,24 @@ class OcupareGPU:
 
         text = f"GPU-ul lucrează {format_procent(self.parte)} din timp"
         if self.la_limita:
-            text += (f", între {format_procent(min(self.parti))} și {format_procent(max(self.parti))} "
+            text += (f", între {format_procent(min(self.parti_ferestre))} și {format_procent(max(self.parti_ferestre))} "
                      "de la o fereastră la alta: la limita dintre două cuvinte")
         return text
 
     def __str__(self) -> str:
         from .cifre import cu_substantiv
 
+        ferestre = (f"{cu_substantiv(self.pasi, 'apel', 'apeluri')} consecutive, "
+                    f"{cu_substantiv(self.ferestre, 'fereastră', 'ferestre')}")
+        if self.apel_fara_profiler_s:
+            sub = self.pe_pas_sub_profiler_s
+            ferestre += ", apelul cronometrat fără profiler"
+            if sub > PRAG_INCETINIRE_PROFILER * self.apel_fara_profiler_s:
+                ferestre += (f"; sub profiler a durat {format_timp(sub)}: profilerul încetinește procesorul, "
+                             f"deci și bucla, când GPU-ul îl așteaptă")
         return (
             f"{self.text_scurt()}: {format_timp(self.lucru_pe_pas_s)} de lucru pe GPU într-un apel de "
-            f"{format_timp(self.pe_pas_s)} ({cu_substantiv(self.pasi, 'apel', 'apeluri')} consecutive, "
-            f"{cu_substantiv(self.ferestre, 'fereastră', 'ferestre')}) → {LIMITARI[self.limitare]}"
+            f"{format_timp(self.pe_pas_s)} ({ferestre}) → {LIMITARI[self.limitare]}"
         )
 
 
@@ -862,6 +910,37 @@ def ocupare_din_ferestre(
 #: Câte ferestre de măsurare folosește `ocupare_gpu` și cât durează, cel puțin, fiecare.
 FERESTRE_OCUPARE = 3
 DURATA_FEREASTRA_S = 0.05
+
+#: De la cât (de câte ori mai lung) spune `OcupareGPU` că apelul de sub profiler a durat mai mult
+#: decât cel fără profiler.
+PRAG_INCETINIRE_PROFILER = 1.1
+
+
+def durata_apel_in_bucla(
+    functie: Callable, *argumente, pasi: int, ferestre: int = FERESTRE_OCUPARE,
+    sincronizare: Callable[[], None] | None = None,
+) -> tuple[float, ...]:
+    """Cât durează un apel al lui `functie(*argumente)` chemată în buclă, fără profiler, în regim:
+    pentru fiecare fereastră, o buclă de `pasi` apeluri și una de `2 · pasi`, fiecare după un apel
+    de umplere și cu o sincronizare la capăt. Diferența duratelor, împărțită la `pasi`, e durata
+    unui apel: ce au în comun cele două bucle (lucrul rămas de la umplere, sincronizarea) se
+    scade. Într-o buclă limitată de GPU, e timpul de lucru al GPU-ului pentru un apel; într-una
+    limitată de procesor, timpul de procesor al unui apel."""
+    sincronizare = sincronizare or sincronizeaza
+    durate = []
+    for _ in range(ferestre):
+        bucle = []
+        for n in (pasi, 2 * pasi):
+            functie(*argumente)  # umplerea: coada GPU-ului e deja plină, dacă e limitat de GPU
+            start = time.perf_counter()
+            for _ in range(n):
+                functie(*argumente)
+            sincronizare()
+            bucle.append(time.perf_counter() - start)
+        scurta, lunga = bucle
+        durata = (lunga - scurta) / pasi
+        durate.append(durata if durata > 0 else lunga / (2 * pasi))  # zgomotul a inversat buclele
+    return tuple(durate)
 
 
 def _pasi_pe_fereastra(estimare_s: float | None) -> int:
@@ -927,8 +1006,11 @@ def ocupare_gpu(
     deja în regim, cu GPU-ul ocupat, dacă e limitat de GPU) și apoi `pasi` apeluri consecutive,
     sincronizate doar la capăt. Timpul în care a lucrat GPU-ul (reuniunea intervalelor
     kernel-urilor și copierilor, fără marcajele `record_function`) și durata ferestrei (de la
-    începutul primului apel numărat până la sfârșitul ultimului lucru) vin din aceeași urmă,
-    deci partea ocupată nu poate trece de 100%. `pasi` implicit: cât să țină o fereastră vreo
+    începutul primului apel numărat până la sfârșitul ultimului lucru) vin din aceeași urmă
+    (`parte_sub_profiler`). Apoi aceeași buclă e cronometrată fără profiler
+    (`durata_apel_in_bucla`), fiindcă profilerul încetinește procesorul: partea ocupată (`parte`)
+    e lucrul GPU-ului pentru un apel împărțit la durata apelului fără profiler, cel mult 100%.
+    `pasi` implicit: cât să țină o fereastră vreo
     50 ms (între 3 și 20 de apeluri), după `estimare_s`, durata unui apel. `kerneluri` sunt
     cele lansate de apelurile numărate.
 
@@ -964,28 +1046,44 @@ def ocupare_gpu(
             sincronizeaza()
     finally:
         profil.stop()
-    return ocupare_din_evenimente(profil.events(), marcaje, pasi)
+    ocupare = ocupare_din_evenimente(profil.events(), marcaje, pasi)
+    # profilerul încetinește procesorul: durata apelului, și fără el
+    return replace(ocupare, apeluri_fara_profiler_s=durata_apel_in_bucla(functie, *argumente, pasi=pasi, ferestre=ferestre))
 
 
-def ocupare_gpu_simulat(gpu: "GPUSimulat", pasi: int = 10, ferestre: int = FERESTRE_OCUPARE) -> OcupareGPU:
+def ocupare_gpu_simulat(gpu: "GPUSimulat", pasi: int = 10, ferestre: int = FERESTRE_OCUPARE,
+                        cost_profiler_s: float | None = None) -> OcupareGPU:
     """Aceeași măsurare ca `ocupare_gpu`, pe GPU-ul de jucărie (`GPUSimulat`): în fiecare
     fereastră, o lansare de umplere, apoi `pasi` lansări numărate, cu sincronizare între
     ferestre; urma e cea pe care o ține `gpu.urma`. Arată, pe orice mașină, cum depinde cuvântul
-    (limitat de GPU, de procesor, echilibrat) de raportul dintre lansare și lucru."""
+    (limitat de GPU, de procesor, echilibrat) de raportul dintre lansare și lucru.
+
+    Cu `cost_profiler_s` (secunde), imită și profilerul, care încetinește procesorul: fiecare
+    lansare din ferestre costă atât în plus, iar apoi bucla e cronometrată și fără el
+    (`durata_apel_in_bucla`), ca în `ocupare_gpu`."""
+    lansare = gpu.durata_lansare_s
     gpu.lanseaza()  # prima lansare „compilează”: în afara ferestrelor
     gpu.sincronizeaza()
     urma, lansate = [], []
-    for _ in range(ferestre):
-        gpu.urma.clear()
-        gpu.lanseaza()  # umplerea
-        inceput = time.perf_counter()
-        for _ in range(pasi):
-            gpu.lanseaza()
-        sfarsit = time.perf_counter()
-        gpu.sincronizeaza()
-        urma.append((inceput, sfarsit, list(gpu.urma)))
-        lansate.append(list(gpu.urma[1:]))  # fără lucrarea umplerii
-    return ocupare_din_ferestre(urma, pasi, lansate=lansate)
+    try:
+        gpu.durata_lansare_s = lansare + (cost_profiler_s or 0.0)
+        for _ in range(ferestre):
+            gpu.urma.clear()
+            gpu.lanseaza()  # umplerea
+            inceput = time.perf_counter()
+            for _ in range(pasi):
+                gpu.lanseaza()
+            sfarsit = time.perf_counter()
+            gpu.sincronizeaza()
+            urma.append((inceput, sfarsit, list(gpu.urma)))
+            lansate.append(list(gpu.urma[1:]))  # fără lucrarea umplerii
+    finally:
+        gpu.durata_lansare_s = lansare
+    ocupare = ocupare_din_ferestre(urma, pasi, lansate=lansate)
+    if cost_profiler_s is None:
+        return ocupare
+    return replace(ocupare, apeluri_fara_profiler_s=durata_apel_in_bucla(
+        gpu.lanseaza, pasi=pasi, ferestre=ferestre, sincronizare=gpu.sincronizeaza))
 
 # ---------------------------------------------------------------------------------------------
 # Debit: GB/s și TFLOP/s

@@ -315,3 +315,54 @@ def test_fara_corelari_kernelurile_se_aleg_dupa_momentul_inceperii():
     assert o.parti == pytest.approx((1.0, 42 / 45))
     # fără corelări, umplerea ferestrei 1 (pornită la 106, înaintea ferestrei) rămâne pe dinafară
     assert len(o.kerneluri) == 8
+
+
+# ---------------------------------------------------------------------------------------------
+# Profilerul încetinește procesorul: durata apelului, și fără el
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lansare_s, lucrare_s", [(0.002, 0.0005), (0.0005, 0.003)])
+def test_durata_apelului_in_bucla_e_cea_din_regim(lansare_s, lucrare_s):
+    """Limitat de procesor, un apel durează cât lansarea; limitat de GPU, cât lucrul GPU-ului.
+    Ce au în comun cele două bucle (umplerea rămasă în coadă, sincronizarea) nu intră."""
+    gpu = GPUSimulat(durata_lucrare_s=lucrare_s, durata_lansare_s=lansare_s, durata_compilare_s=0.0)
+    gpu.lanseaza()
+    durate = masurare.durata_apel_in_bucla(gpu.lanseaza, pasi=8, ferestre=3, sincronizare=gpu.sincronizeaza)
+    assert len(durate) == 3
+    asteptat = max(lansare_s, lucrare_s)
+    assert sorted(durate)[1] == pytest.approx(asteptat, rel=0.35), durate
+
+
+def test_profilerul_lent_nu_mai_face_bucla_limitata_de_procesor():
+    """Capitolul 01 pe o gazdă lentă: sub profiler, fiecare lansare costă în plus, iar
+    fereastra profilată arată GPU-ul așteptând (56% în loc de 75%). Fără profiler, bucla e
+    echilibrată; cuvântul și procentul vin din bucla fără profiler, iar textul spune de ce
+    fereastra profilată a fost mai lungă."""
+    gpu = GPUSimulat(durata_lucrare_s=0.003, durata_lansare_s=0.004, durata_compilare_s=0.0)
+    o = ocupare_gpu_simulat(gpu, pasi=8, cost_profiler_s=0.003)
+    assert o.parte_sub_profiler < 0.5  # sub profiler: 3 ms de lucru în 7 ms
+    assert o.parte == pytest.approx(0.75, abs=0.12)  # fără profiler: 3 ms în 4 ms
+    assert o.limitare == "echilibrat", str(o)
+    assert o.pe_pas_s == pytest.approx(0.004, rel=0.3)
+    assert o.pe_pas_sub_profiler_s == pytest.approx(0.007, rel=0.3)
+    text = str(o)
+    assert "cronometrat fără profiler" in text and "profilerul încetinește procesorul" in text
+
+
+def test_fara_incetinire_textul_nu_pomeneste_profilerul_degeaba():
+    gpu = GPUSimulat(durata_lucrare_s=0.004, durata_lansare_s=0.0005, durata_compilare_s=0.0)
+    o = ocupare_gpu_simulat(gpu, pasi=6, cost_profiler_s=0.0)
+    assert o.limitare == "gpu" and o.parte <= 1.0
+    assert "încetinește" not in str(o)
+
+
+def test_partea_fara_profiler_nu_trece_de_100_si_ferestrele_spun_limita():
+    o = OcupareGPU(lucru_s=0.03, fereastra_s=0.031, pasi=10, parti=(0.97, 0.97, 0.97), lucru_lansat_s=0.03,
+                   apeluri_fara_profiler_s=(0.00095, 0.0011, 0.0016))
+    assert o.lucru_pe_pas_s == pytest.approx(0.001)
+    assert o.parte == pytest.approx(0.001 / 0.0011)  # mediana duratelor
+    assert o.parti_ferestre[0] == 1.0  # 1 ms de lucru într-un apel de 0,95 ms: cel mult 100%
+    assert o.la_limita  # 100%, 91% și 62%: ferestrele nu cad de aceeași parte a pragurilor
+    fara = OcupareGPU(lucru_s=0.5, fereastra_s=1.0, pasi=5, parti=(0.5, 0.5, 0.5))
+    assert fara.parte == fara.parte_sub_profiler == 0.5 and fara.apel_fara_profiler_s is None

@@ -99,8 +99,8 @@ class CostLansari:
     timp_kerneluri_s: float
     numar_kerneluri: int
     kerneluri: tuple[EvenimentKernel, ...] = field(default=(), repr=False)
-    #: Pe GPU: partea din timpul unei bucle de apeluri în care GPU-ul a lucrat, din aceeași urmă
-    #: a profilerului (`masurare.ocupare_gpu`); None pe procesor.
+    #: Pe GPU: partea din timpul unei bucle de apeluri în care GPU-ul a lucrat: lucrul din urma
+    #: profilerului, durata apelului fără profiler (`masurare.ocupare_gpu`); None pe procesor.
     ocupare_gpu: float | None = None
 
     @property
