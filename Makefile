@@ -7,6 +7,7 @@
 #                   apoi un tabel trecut/eșuat (SOLUTII=1: și soluțiile; PARALEL=N: câte notebook-uri deodată;
 #                   CURS_GPU_SIMULAT=T4: ca pe un T4)
 #   make diapozitive — diapozitivele atelierului (reveal.js), din notebook-uri, în build/diapozitive
+#   make fisa     — fișa atelierului, gata de tipărit pe o pagină A4, în build/fisa (și PDF, unde există Chromium)
 # Întreținere:
 #   make insigne  — regenerează insignele Colab și celula de pregătire din adresa cursului
 #   make durate   — rescrie duratele capitolelor (prima celulă, README) din validările de referință
@@ -40,7 +41,7 @@ PY := $(VENV)/bin/python
 MEDIU := $(VENV)/.instalat
 endif
 
-.PHONY: lab test validare verifica insigne durate diapozitive ilustratii curata curata-tot mediu-existent
+.PHONY: lab test validare verifica insigne durate diapozitive fisa ilustratii curata curata-tot mediu-existent
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +80,9 @@ insigne: $(MEDIU)
 
 durate: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.durate
+
+fisa: $(MEDIU)
+	$(PY) -m curs_compilare.instructor.fisa --pdf-daca-se-poate
 
 diapozitive: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.diapozitive
