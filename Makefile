@@ -7,6 +7,7 @@
 #                   apoi un tabel trecut/eșuat (SOLUTII=1: și soluțiile; PARALEL=N: câte notebook-uri deodată;
 #                   CURS_GPU_SIMULAT=T4: ca pe un T4)
 #   make diapozitive — diapozitivele atelierului (reveal.js), din notebook-uri, în build/diapozitive
+#   make pagini   — capitolele executate de make validare, ca pagini HTML statice fără rețea, în build/pagini
 #   make fisa     — fișa atelierului, gata de tipărit pe o pagină A4, în build/fisa (și PDF, unde există Chromium)
 # Întreținere:
 #   make insigne  — regenerează insignele Colab și celula de pregătire din adresa cursului
@@ -41,7 +42,7 @@ PY := $(VENV)/bin/python
 MEDIU := $(VENV)/.instalat
 endif
 
-.PHONY: lab test validare verifica insigne durate diapozitive fisa ilustratii curata curata-tot mediu-existent
+.PHONY: lab test validare verifica insigne durate diapozitive fisa pagini ilustratii curata curata-tot mediu-existent
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +81,9 @@ insigne: $(MEDIU)
 
 durate: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.durate
+
+pagini: $(MEDIU)
+	$(PY) -m curs_compilare.instructor.pagini --din $(or $(DIN),build/validare) --iesire build/pagini
 
 fisa: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.fisa --pdf-daca-se-poate

@@ -6,6 +6,7 @@
 - `verificare_rapida` — verificarea mașinii înaintea orei (`make verifica`);
 - `durate` — duratele „Run All” din prima celulă a capitolelor și din README (`make durate`);
 - `diapozitive` — diapozitivele atelierului, din notebook-uri (`make diapozitive`);
+- `pagini` — capitolele executate de o validare, ca pagini HTML statice, fără rețea (`make pagini`);
 - `fisa` — fișa atelierului, gata de tipărit pe o pagină A4 (`make fisa`);
 - `depozit` — adresa cursului, insignele Colab și celula de pregătire (`make insigne`);
 - `ilustratii` — desenele bucătăriei din `assets/bucataria/` (`make ilustratii`).
