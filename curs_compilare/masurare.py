@@ -1047,6 +1047,8 @@ def ocupare_gpu(
     finally:
         profil.stop()
     ocupare = ocupare_din_evenimente(profil.events(), marcaje, pasi)
+    if ocupare is None:  # urma n-are ferestrele (profilerul n-a putut urmări GPU-ul)
+        return None
     # profilerul încetinește procesorul: durata apelului, și fără el
     return replace(ocupare, apeluri_fara_profiler_s=durata_apel_in_bucla(functie, *argumente, pasi=pasi, ferestre=ferestre))
 

@@ -366,3 +366,57 @@ def test_partea_fara_profiler_nu_trece_de_100_si_ferestrele_spun_limita():
     assert o.la_limita  # 100%, 91% și 62%: ferestrele nu cad de aceeași parte a pragurilor
     fara = OcupareGPU(lucru_s=0.5, fereastra_s=1.0, pasi=5, parti=(0.5, 0.5, 0.5))
     assert fara.parte == fara.parte_sub_profiler == 0.5 and fara.apel_fara_profiler_s is None
+
+
+class _ProfilerPrefacut:
+    """În locul lui `torch.profiler.profile`: nu urmărește nimic, iar `events()` dă urma dată."""
+
+    urma: list = []
+
+    def __init__(self, *argumente, **optiuni):
+        pass
+
+    def start(self):
+        pass
+
+    def stop(self):
+        pass
+
+    def events(self):
+        return list(self.urma)
+
+
+def test_ocupare_gpu_de_la_profiler_la_bucla_fara_profiler(monkeypatch):
+    """Tot drumul lui `ocupare_gpu`, pe orice mașină: profilerul e prefăcut (urma sintetică de mai
+    sus, două ferestre de 4 pași), apoi bucla e cronometrată fără profiler, cu un apel care
+    durează 20 µs (limitat de procesor). Partea ocupată vine din bucla fără profiler."""
+    import time as ceas
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(masurare, "sincronizeaza", lambda: None)
+    monkeypatch.setattr(_ProfilerPrefacut, "urma", _urma_profiler())
+    monkeypatch.setattr(torch.profiler, "profile", _ProfilerPrefacut)
+    apeluri = []
+
+    def apel():
+        apeluri.append(1)
+        sfarsit = ceas.perf_counter() + 20e-6
+        while ceas.perf_counter() < sfarsit:
+            pass
+
+    o = masurare.ocupare_gpu(apel, pasi=4, ferestre=2, estimare_s=20e-6)
+    assert o is not None and o.parte_sub_profiler == pytest.approx(92 / 95)
+    assert len(o.apeluri_fara_profiler_s) == 2
+    assert o.apel_fara_profiler_s == pytest.approx(20e-6, rel=1.0)  # 20 µs, cu zgomotul unei mașini încărcate
+    assert o.parte == pytest.approx(min(1.0, 10e-6 / o.apel_fara_profiler_s))
+    assert o.parte < 0.9  # 10 µs de lucru pe GPU într-un apel de vreo 20 µs: nu e limitat de GPU
+    # sub profiler: încălzirea + 2 × (umplere + 4 pași); fără: 2 × (1 + 4 + 1 + 8)
+    assert len(apeluri) == 1 + 2 * 5 + 2 * 14
+
+
+def test_ocupare_gpu_fara_ferestrele_in_urma_e_none(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(masurare, "sincronizeaza", lambda: None)
+    monkeypatch.setattr(_ProfilerPrefacut, "urma", [])
+    monkeypatch.setattr(torch.profiler, "profile", _ProfilerPrefacut)
+    assert masurare.ocupare_gpu(lambda: None, pasi=3, ferestre=2, estimare_s=1e-5) is None
