@@ -22,7 +22,7 @@ from pathlib import Path
 RADACINA = Path(__file__).resolve().parents[2]
 FISA = RADACINA / "atelier" / "fisa.md"
 
-#: Stilul paginii tipărite: A4 vertical, două coloane nu (tabelele sunt late), literă de 7,9 pt.
+#: Stilul paginii tipărite: A4 vertical, o singură coloană (tabelele sunt late), literă de 7,9 pt.
 STIL = """
 @page { size: A4 portrait; margin: 7mm 8mm; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
@@ -70,7 +70,7 @@ def chromium() -> str | None:
 
 def tipareste_pdf(cale_html: Path, cale_pdf: Path) -> int:
     """Tipărește pagina în PDF cu Chromium (prin playwright), pe A4, cu stilul paginii; întoarce
-    numărul de pagini. Ridică RuntimeError, cu explicația, dacă lipsește Chromium sau playwright."""
+    numărul de pagini. Aruncă RuntimeError, cu explicația, dacă lipsește Chromium sau playwright."""
     executabil = chromium()
     if executabil is None:
         raise RuntimeError("Nu găsesc Chromium pe mașină (de exemplu: apt-get install chromium).")
