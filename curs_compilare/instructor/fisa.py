@@ -1,7 +1,7 @@
 """Fișa atelierului (`atelier/fisa.md`), gata de tipărit pe o singură pagină A4 (`make fisa`).
 
 Fișa se scrie în Markdown, ca restul trusei. De aici iese o pagină HTML de sine stătătoare (stilul
-în ea, nimic încărcat din rețea), așezată pentru tipar: A4, margini mici, literă mică, tabele
+în ea, nimic încărcat din rețea), așezată pentru tipar: A4, margini mici, caractere mici, tabele
 strânse. Se tipărește din browser (*Print → Save as PDF* sau imprimanta), pe o pagină.
 
 Dacă pe mașină există Chromium și pachetul Python `playwright`, comanda scrie și PDF-ul și
@@ -22,7 +22,7 @@ from pathlib import Path
 RADACINA = Path(__file__).resolve().parents[2]
 FISA = RADACINA / "atelier" / "fisa.md"
 
-#: Stilul paginii tipărite: A4 vertical, o singură coloană (tabelele sunt late), literă de 7,9 pt.
+#: Stilul paginii tipărite: A4 vertical, o singură coloană (tabelele sunt late), caractere de 7,9 pt.
 STIL = """
 @page { size: A4 portrait; margin: 7mm 8mm; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }

@@ -11,7 +11,7 @@ cuprins, de citit într-un browser oarecare, fără Jupyter și fără internet:
   formule, nici diagrame mermaid, nici ieșiri JavaScript de păstrat (exploratoarele ipywidgets
   nu rulează fără kernel), deci paginile nu pierd nimic;
 - insigna Colab (o imagine de pe colab.research.google.com) devine un link text;
-- fiecare pagină începe cu mașina pe care a fost executată (din `rezultate.json`-ul validării):
+- fiecare pagină începe cu mașina pe care a fost executat notebook-ul (din `rezultate.json`-ul validării):
   cifrele sunt ale acelei mașini, nu ale mașinii cititorului.
 
     python -m curs_compilare.instructor.pagini [--din build/validare] [--iesire build/pagini]

@@ -605,7 +605,7 @@ def _raport_markdown(date: dict) -> str:
         ]
     if cu_ram:
         randuri += [
-            "Memoria RAM: maximul memoriei rezidente a kernel-ului și a proceselor pornite de el (și procesele de "
+            "Memoria RAM: maximul memoriei rezidente a kernel-ului și a proceselor pornite de el (inclusiv procesele de "
             "compilare ale lui Inductor), la fiecare jumătate de secundă.",
             "",
         ]
