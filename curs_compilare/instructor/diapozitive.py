@@ -26,7 +26,13 @@ nu merge fără rețea. Fără rețea, fișierul se deschide ca o pagină lungă
 ilustrațiile (puse în fișier) se văd, dar fără navigarea între diapozitive. Construirea
 diapozitivelor nu cere rețea.
 
+Pentru o prezentare live, în care celulele rulează, `--rise` scrie notebook-urile pregătite la fel
+(în `build/diapozitive/rise/`), de deschis în JupyterLab cu extensia RISE (`jupyterlab-rise`, în
+dependențele cursului): *Run → Run All Cells*, apoi *Alt+R* pornește prezentarea, în același
+kernel; *Shift+Enter* rulează celula și trece mai departe. Nu cere rețea.
+
     python -m curs_compilare.instructor.diapozitive                        # toate capitolele
+    python -m curs_compilare.instructor.diapozitive --rise                 # pentru RISE, în JupyterLab
     python -m curs_compilare.instructor.diapozitive notebooks/03_*.ipynb   # doar câteva
     python -m curs_compilare.instructor.diapozitive --cu-iesiri --iesire build/diapozitive_cu_iesiri \\
         $(ls build/validare/executate/0*.ipynb | grep -v _solutii)
@@ -54,6 +60,7 @@ __all__ = [
     "pregateste",
     "construieste",
     "construieste_toate",
+    "pregateste_pentru_rise",
     "main",
 ]
 
@@ -211,6 +218,22 @@ def construieste_toate(cai=None, dosar: str | Path = DOSAR_IMPLICIT, cu_iesiri: 
     return [construieste(c, dosar, cu_iesiri=cu_iesiri, exportator=exportator) for c in cai]
 
 
+def pregateste_pentru_rise(cai=None, dosar: str | Path = DOSAR_IMPLICIT / "rise") -> list[Path]:
+    """Notebook-urile pregătite ca diapozitive (`pregateste`), scrise ca notebook-uri, pentru o
+    prezentare live cu RISE în JupyterLab (`jupyterlab-rise`): le deschizi, rulezi tot (*Run →
+    Run All Cells*; celula de pregătire e și ea acolo, doar ascunsă în prezentare), apoi pornești
+    prezentarea (*Alt+R*), în care celulele se pot rula din nou. Originalele rămân neatinse."""
+    cai = [Path(c) for c in cai] if cai else sorted((RADACINA / "notebooks").glob("*.ipynb"))
+    dosar = Path(dosar)
+    dosar.mkdir(parents=True, exist_ok=True)
+    scrise = []
+    for cale in cai:
+        destinatie = dosar / cale.name
+        nbformat.write(pregateste(nbformat.read(cale, as_version=4)), destinatie)
+        scrise.append(destinatie)
+    return scrise
+
+
 def main(argumente=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m curs_compilare.instructor.diapozitive",
@@ -222,11 +245,16 @@ def main(argumente=None) -> int:
                         help="păstrează ieșirile salvate în notebook (de exemplu, cele din build/validare/executate)")
     parser.add_argument("--reveal-url", default=None,
                         help="de unde se încarcă reveal.js (implicit, CDN-ul lui nbconvert)")
+    parser.add_argument("--rise", action="store_true",
+                        help="în loc de HTML, notebook-urile pregătite pentru o prezentare live cu RISE în JupyterLab "
+                             "(în IESIRE/rise)")
     optiuni = parser.parse_args(argumente)
     lipsa = [c for c in optiuni.notebookuri if not Path(c).is_file()]
     if lipsa:
         parser.error("nu există: " + ", ".join(lipsa))
-    for scris in construieste_toate(optiuni.notebookuri, optiuni.iesire, optiuni.cu_iesiri, optiuni.reveal_url):
+    scrise = (pregateste_pentru_rise(optiuni.notebookuri, Path(optiuni.iesire) / "rise") if optiuni.rise
+              else construieste_toate(optiuni.notebookuri, optiuni.iesire, optiuni.cu_iesiri, optiuni.reveal_url))
+    for scris in scrise:
         try:
             afisat = scris.resolve().relative_to(Path.cwd().resolve())
         except ValueError:
