@@ -1,7 +1,7 @@
-"""Prezentarea live cu RISE în JupyterLab, pe un capitol adevărat: notebook-ul pregătit de
-`diapozitive --rise` se deschide în JupyterLab, rulează tot, apoi prezentarea RISE pornește în
-același kernel, o celulă rulează în ea și diapozitivul următor apare. Are nevoie de Chromium și de
-pachetul playwright (nu și în CI, unde testul se sare)."""
+"""Prezentarea live cu RISE în JupyterLab, pe un capitol adevărat, fără rețea: notebook-ul
+pregătit de `diapozitive --rise` se deschide în JupyterLab, rulează tot, apoi prezentarea RISE
+pornește în același kernel, o celulă rulează în ea și diapozitivul următor apare. Are nevoie de
+Chromium și de pachetul playwright (nu și în CI, unde testul se sare)."""
 
 import os
 import socket
@@ -73,6 +73,18 @@ def test_prezentarea_rise_ruleaza_o_celula_si_trece_mai_departe(server_jupyterla
         browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
         try:
             context = browser.new_context(viewport={"width": 1280, "height": 800})
+            # fără rețea: doar serverul local răspunde (reveal.js vine din extensie; fonturile temei
+            # și insigna Colab, cerute din rețea, lipsesc fără să strice nimic)
+            cerute_din_retea = []
+
+            def doar_local(ruta):
+                if ruta.request.url.startswith((adresa, "data:", "blob:")):
+                    ruta.continue_()
+                else:
+                    cerute_din_retea.append(ruta.request.url)
+                    ruta.abort()
+
+            context.route("**/*", doar_local)
             # 1. În JupyterLab: Run All (și celula de pregătire, ascunsă în prezentare)
             lab = context.new_page()
             lab.goto(f"{adresa}/lab/tree/{nume}?token={jeton}")
@@ -106,6 +118,7 @@ def test_prezentarea_rise_ruleaza_o_celula_si_trece_mai_departe(server_jupyterla
                 ".some(e => e.innerText.includes('Dispozitivul experimentelor:'))", timeout=60000)
             rise.wait_for_timeout(1000)
             assert "2. De ce minte un cronometru naiv pe GPU" in rise.evaluate(f"{DIAPOZITIV_CURENT}.innerText")
+            assert not [u for u in cerute_din_retea if u.endswith((".js", ".mjs"))]  # niciun script din rețea
         finally:
             browser.close()
 
