@@ -142,7 +142,9 @@ class FiltruPragFix(FiltruReparat):  # pe de rost: pragul din enunț, 0,5, orica
 
 class FiltruCuEroare(FiltruReparat):
     def forward(self, x):
-        return self.liniar(x.T)
+        # o greșeală de formă care aruncă mereu o excepție: x.T ar trece când lotul are exact
+        # atâtea elemente câte canale (verificarea alege mărimile la întâmplare)
+        return self.liniar(torch.cat([x, x], dim=1))
 
 
 class FiltruNescris(nn.Module):
@@ -198,7 +200,10 @@ def test_1_ciot_none_si_tip_gresit():
     _respins(cap07.exercitiul_1(cap07.FiltruCuPrag), "exemplul stricat")
 
 
-def test_1_exceptie():
+@pytest.mark.parametrize("seminta", [None, 66])  # 66: verificarea alege un lot de 6 pe 6 canale
+def test_1_exceptie(seminta, monkeypatch):
+    if seminta is not None:
+        monkeypatch.setenv("CURS_SEMINTA", str(seminta))
     _respins(cap07.exercitiul_1(FiltruCuEroare), "RuntimeError", "linia")
 
 
