@@ -771,11 +771,7 @@ class OcupareGPU:
 
     @property
     def ferestre(self) -> int:
-        return len(self.parti_sub_profiler)
-
-    @property
-    def parti_sub_profiler(self) -> tuple[float, ...]:
-        return self.parti
+        return len(self.parti)
 
     @property
     def parte_sub_profiler(self) -> float:
