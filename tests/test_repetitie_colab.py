@@ -88,3 +88,54 @@ def test_raportul_spune_cum_s_a_masurat_memoria_gpu(fel, pe_tot_gpu):
                                       "notebookuri": [rand], "cifre": []})
     assert "| `notebooks/00_a.ipynb` | trecut | 3 s | 2,00 GiB |" in text
     assert ("memoria ocupată pe tot GPU-ul" in text) == pe_tot_gpu
+
+
+def test_un_runtime_nou_cloneaza_in_alt_dosar(tmp_path):
+    colab = validare.RepetitieColab(adresa="file:///tmp/depozit", dosar="/tmp/x/content/curs")
+    nou = colab.runtime_nou(tmp_path / "runtime_03")
+    assert nou.adresa == colab.adresa
+    assert nou.dosar == str((tmp_path / "runtime_03" / "content" / "curs").resolve())
+    nb = new_notebook(cells=[new_code_cell(depozit.celula_pregatire())])
+    nou.pregateste_notebook(nb)
+    assert nou.dosar in nb.cells[0].source and "/tmp/x/content/curs" not in nb.cells[0].source
+
+
+def test_cache_urile_proaspete_se_vad_in_kernel_si_apoi_revin(tmp_path, monkeypatch):
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", "/vechi")
+    monkeypatch.delenv("TRITON_CACHE_DIR", raising=False)
+    cale = tmp_path / "mic.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell(
+        "import os\nprint(os.environ['TORCHINDUCTOR_CACHE_DIR'], os.environ['TRITON_CACHE_DIR'])")]), cale)
+    with validare.cache_uri_proaspete(tmp_path / "rt") as variabile:
+        assert variabile["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "rt" / "inductor")
+        rezultat = validare.executa_notebook(cale, tmp_path / "executate", limita_celula=60)
+    assert rezultat["trecut"]
+    executat = nbformat.read(tmp_path / "executate" / "mic.ipynb", as_version=4)
+    assert executat.cells[0].outputs[0]["text"].split() == [str(tmp_path / "rt" / "inductor"), str(tmp_path / "rt" / "triton")]
+    import os
+    assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == "/vechi" and "TRITON_CACHE_DIR" not in os.environ
+
+
+@pytest.mark.parametrize("inainte, dupa, asteptat", [
+    ({"editabil": True, "dosar": "/curs"}, {"editabil": False, "dosar": None},
+     ["install", "-q", "--no-deps", "--no-build-isolation", "-e", "/curs"]),
+    (None, {"editabil": False, "dosar": None}, ["uninstall", "-y", "-q", "curs-compilare"]),
+    ({"editabil": True, "dosar": "/curs"}, {"editabil": True, "dosar": "/curs"}, None),
+    ({"editabil": False, "dosar": None}, {"editabil": False, "dosar": None}, None),
+])
+def test_instalarea_revine_cum_era_dupa_repetitie(monkeypatch, inainte, dupa, asteptat):
+    """Repetiția instalează pachetul cu pip, ca pe Colab; după ea, mediul cursantului
+    (instalarea editabilă din `make lab`) trebuie să fie la fel ca înainte."""
+    stari = iter([inainte, dupa])
+    monkeypatch.setattr(validare, "instalarea_pachetului", lambda: next(stari))
+    comenzi = []
+    monkeypatch.setattr(validare.subprocess, "run",
+                        lambda c, **k: comenzi.append(c[3:]) or subprocess.CompletedProcess(c, 0))
+    with validare.instalarea_pastrata():
+        pass
+    assert comenzi == ([asteptat] if asteptat else [])
+
+
+def test_instalarea_de_acum_e_gasita():
+    stare = validare.instalarea_pachetului()
+    assert stare is None or set(stare) == {"editabil", "dosar"}

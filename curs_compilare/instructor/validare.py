@@ -232,6 +232,12 @@ class RepetitieColab:
             + sursa.replace(ADRESA, self.adresa).replace("/content/curs", self.dosar)
         )
 
+    def runtime_nou(self, dosar: Path) -> "RepetitieColab":
+        """Aceeași repetiție pentru un runtime Colab nou, în `dosar`: clona cursului nu există
+        încă acolo, deci celula de pregătire a primului notebook clonează și instalează din nou
+        (ca pe Colab după „Disconnect and delete runtime”)."""
+        return RepetitieColab(adresa=self.adresa, dosar=str((Path(dosar) / "content" / "curs").resolve()))
+
     def pregateste_notebook(self, nb) -> int:
         """Rescrie celulele de pregătire ale notebook-ului (în memorie); întoarce câte a rescris."""
         from .depozit import MARCAJ_PREGATIRE
@@ -258,6 +264,68 @@ def depozit_local_pentru_colab(radacina: Path, dosar: Path) -> RepetitieColab:
     ):
         subprocess.run(comanda, cwd=sursa, check=True, capture_output=True)
     return RepetitieColab(adresa=sursa.resolve().as_uri(), dosar=str((dosar / "content" / "curs").resolve()))
+
+
+def instalarea_pachetului() -> dict | None:
+    """Cum e instalat acum pachetul cursului în mediul Python curent: None dacă nu e instalat,
+    altfel `{"editabil": bool, "dosar": ...}` (dosarul sursei, la o instalare editabilă)."""
+    from importlib import metadata
+
+    # Doar distribuțiile instalate cu pip (au INSTALLER): un `curs_compilare.egg-info` din dosarul
+    # cursului, lăsat de o instalare editabilă, e și el găsit, dar nu spune cum e instalat.
+    instalate = [d for d in metadata.distributions(name="curs-compilare") if d.read_text("INSTALLER")]
+    if not instalate:
+        return None
+    distributie = instalate[0]
+    try:
+        adresa = json.loads(distributie.read_text("direct_url.json") or "{}")
+    except (OSError, ValueError):
+        adresa = {}
+    editabil = bool(adresa.get("dir_info", {}).get("editable"))
+    dosar = adresa.get("url", "").removeprefix("file://") if editabil else None
+    return {"editabil": editabil, "dosar": dosar}
+
+
+@contextlib.contextmanager
+def instalarea_pastrata():
+    """Repetiția drumului de pe Colab instalează pachetul cu pip în mediul curent, ca pe Colab,
+    peste instalarea de până atunci. La ieșirea din bloc, instalarea revine cum era: editabilă
+    (ca după `make lab`), cu sursa în același dosar, sau deloc."""
+    inainte = instalarea_pachetului()
+    try:
+        yield inainte
+    finally:
+        dupa = instalarea_pachetului()
+        if inainte is None and dupa is not None:
+            comanda = ["uninstall", "-y", "-q", "curs-compilare"]
+        elif inainte and inainte["editabil"] and inainte["dosar"] and dupa != inainte:
+            comanda = ["install", "-q", "--no-deps", "--no-build-isolation", "-e", inainte["dosar"]]
+        else:
+            comanda = None
+        if comanda:
+            rezultat = subprocess.run([sys.executable, "-m", "pip", *comanda], capture_output=True, text=True)
+            if rezultat.returncode != 0:
+                print("Nu am putut reface instalarea pachetului de dinainte de repetiția drumului de pe Colab "
+                      f"(`pip {' '.join(comanda)}`); rulează `make lab`.", flush=True)
+
+
+@contextlib.contextmanager
+def cache_uri_proaspete(dosar: Path):
+    """Cât ține blocul, Inductor și Triton își țin cache-urile de pe disc în `dosar` (gol la
+    început), ca un runtime Colab nou, care pornește fără nimic compilat dinainte. Variabilele de
+    mediu se moștenesc de kernel-ul pornit în bloc; la ieșire revin cum erau."""
+    dosar = Path(dosar)
+    variabile = {"TORCHINDUCTOR_CACHE_DIR": str(dosar / "inductor"), "TRITON_CACHE_DIR": str(dosar / "triton")}
+    vechi = {k: os.environ.get(k) for k in variabile}
+    os.environ.update(variabile)
+    try:
+        yield variabile
+    finally:
+        for k, v in vechi.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def _prima_linie_eroare(exceptie) -> str | None:
@@ -555,7 +623,7 @@ def _raport_markdown(date: dict) -> str:
         f"- dispozitiv: {mediu['gpu']}"
         + (f" (capabilitate {mediu['capabilitate']}, {cu_substantiv(mediu['numar_sm'], 'SM', 'SM')})" if mediu["capabilitate"] else ""),
         f"- Python {mediu['python']}, torch {mediu['torch']}, triton {mediu['triton'] or 'neinstalat'}",
-        *([f"- procesorul: " + (f"{mediu['model_procesor']}, " if mediu.get("model_procesor") else "")
+        *(["- procesorul: " + (f"{mediu['model_procesor']}, " if mediu.get("model_procesor") else "")
            + cu_substantiv(mediu['nuclee'], 'nucleu', 'nuclee')] if mediu.get("nuclee") else []),
         f"- profil de dimensiuni: {mediu['profil']}",
     ]
@@ -568,7 +636,8 @@ def _raport_markdown(date: dict) -> str:
     if mediu.get("colab_simulat"):
         randuri.append(
             "- celula de pregătire a urmat drumul de pe Colab (modul `google.colab` fals, clonare dintr-un depozit "
-            "local, pachetul instalat cu pip)"
+            "local, pachetul instalat cu pip); fiecare notebook a pornit ca într-un runtime nou: clonă și instalare "
+            "noi, cache-urile de compilare ale lui Inductor și Triton goale"
         )
     if mediu.get("profil_colab"):
         profil = mediu["profil_colab"]
@@ -980,15 +1049,22 @@ def main(argv=None) -> int:
             dosar_colab = Path(tempfile.mkdtemp(prefix="colab_simulat_"))
             colab = depozit_local_pentru_colab(Path.cwd(), dosar_colab)
             mediu["colab_simulat"] = True
-            print(f"Drumul de pe Colab: clonez din {colab.adresa} în {colab.dosar}, apoi instalez pachetul cu pip.", flush=True)
+            print(f"Drumul de pe Colab: fiecare notebook într-un runtime nou (în {dosar_colab}): clonez din {colab.adresa}, "
+                  "instalez pachetul cu pip, cache-urile de compilare pornesc goale.", flush=True)
 
         start = time.perf_counter()
         rezultate = []
-        for cale in cai:
-            r = executa_notebook(cale, iesire / "executate", argumente.limita_celula, argumente.limita_notebook, colab,
-                                 limita_ram_mib=profil.limita_ram_gib * 1024 if profil else None)
-            rezultate.append(r)
-            print(_rand_de_progres(r, cale), flush=True)
+        with instalarea_pastrata() if colab else contextlib.nullcontext():
+            for i, cale in enumerate(cai):
+                # Cu drumul de pe Colab, fiecare notebook pornește ca într-un runtime nou (așa cum
+                # cer agendele atelierului): clonă nouă, instalare nouă, cache-uri de compilare goale.
+                runtime = dosar_colab / f"runtime_{i:02d}" if colab else None
+                with cache_uri_proaspete(runtime) if colab else contextlib.nullcontext():
+                    r = executa_notebook(cale, iesire / "executate", argumente.limita_celula, argumente.limita_notebook,
+                                         colab.runtime_nou(runtime) if colab else None,
+                                         limita_ram_mib=profil.limita_ram_gib * 1024 if profil else None)
+                rezultate.append(r)
+                print(_rand_de_progres(r, cale), flush=True)
     date = {
         "data": dt.datetime.now().isoformat(timespec="seconds"),
         "secunde_total": time.perf_counter() - start,
