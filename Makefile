@@ -6,7 +6,7 @@
 #   make verifica — verificarea rapidă a mașinii: fiecare capitol în profilul rapid (dimensiuni mici),
 #                   apoi un tabel trecut/eșuat (SOLUTII=1: și soluțiile; PARALEL=N: câte notebook-uri deodată;
 #                   CURS_GPU_SIMULAT=T4: ca pe un T4)
-#   make diapozitive — diapozitivele atelierului (reveal.js), din notebook-uri, în build/diapozitive
+#   make diapozitive — diapozitivele atelierului (fără rețea), din notebook-uri, în build/diapozitive
 #   make pagini   — capitolele executate de make validare, ca pagini HTML statice fără rețea, în build/pagini
 #   make fisa     — fișa atelierului, gata de tipărit pe o pagină A4, în build/fisa (și PDF, unde există Chromium)
 # Întreținere:

@@ -10,7 +10,7 @@
   (`assets/referinta_*/rezultate.json`) și spune pe ce mașină a fost măsurată; restul cifrelor
   sunt fapte despre hardware sau praguri din codul cursului, enumerate aici;
 - diapozitivele unui notebook se construiesc într-un dosar temporar, fără să-l atingă, cu câte
-  un diapozitiv reveal.js pentru fiecare titlu „## ”; `make diapozitive` le face pe toate, iar
+  un diapozitiv pentru fiecare titlu „## ”; `make diapozitive` le face pe toate, iar
   README-ul cursului trimite la trusă.
 """
 
@@ -376,7 +376,7 @@ def test_fisa_are_harta_diagnozei_si_modurile():
 
 
 class _Diapozitive(HTMLParser):
-    """Diapozitivele reveal.js dintr-un HTML: pentru fiecare `<section>` de pe primul nivel,
+    """Diapozitivele dintr-un HTML: pentru fiecare `<section>` de pe primul nivel,
     titlurile h1–h3 din el (textul lor)."""
 
     def __init__(self):

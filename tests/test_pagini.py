@@ -74,6 +74,21 @@ def test_fara_retea_scoate_scripturile_stilurile_si_imaginile_din_retea():
     assert '<script type="module">1</script>' in curata  # un script fără rețea rămâne
 
 
+@pytest.mark.parametrize("script", [
+    "<script type=\"module\">\n  import mermaid from 'https://cdn.example/mermaid.esm.min.mjs';\n  mermaid.initialize({});\n</script>",
+    "<script type=\"module\">import 'https://cdn.example/efect.js';</script>",
+    "<script type=\"module\">import { a, b } from \"https://cdn.example/m.js\"; a(b);</script>",
+])
+def test_importurile_statice_din_retea_sunt_gasite_si_scoase(script):
+    """Șablonul reveal al lui nbconvert importă mermaid cu `import mermaid from 'https://…'`,
+    nu cu `import(…)`: și forma aceasta e o cerere în rețea la deschiderea paginii."""
+    pagina = f"<head>{script}<title>t</title></head><body><p>import numpy from sursă</p></body>"
+    assert len(pagini.resurse_din_retea(pagina)) == 1
+    curata = pagini.fara_retea(pagina)
+    assert pagini.resurse_din_retea(curata) == [] and "cdn.example" not in curata
+    assert "<p>import numpy from sursă</p>" in curata  # textul paginii rămâne
+
+
 def test_masina_descrisa_din_rezultate():
     assert pagini.descriere_masina({"dispozitiv": "cpu", "torch": "2.14"}) == "un procesor fără GPU (torch 2.14)"
     assert pagini.descriere_masina({"dispozitiv": "cuda", "gpu": "Tesla T4 (simulat)", "gpu_real": "NVIDIA H200",

@@ -1,8 +1,8 @@
 """Diapozitivele atelierului, făcute din notebook-urile cursului, fără să le modifice.
 
 Fiecare notebook e citit de pe disc, pregătit în memorie și exportat cu `SlidesExporter` din
-nbconvert, ca prezentare reveal.js: `build/diapozitive/NN_nume.slides.html`. Fișierul
-notebook-ului rămâne neatins, octet cu octet.
+nbconvert: `build/diapozitive/NN_nume.slides.html`. Fișierul notebook-ului rămâne neatins, octet
+cu octet.
 
 Cum devine un notebook prezentare (`pregateste`):
 
@@ -18,13 +18,14 @@ Cum devine un notebook prezentare (`pregateste`):
   diagnozei), la celulele care le afișează. Cu `cu_iesiri=True` (opțiunea `--cu-iesiri`) rămân
   și ieșirile salvate în notebook, de exemplu cele din `build/validare/executate/`.
 
-Prezentarea cere internet când o deschizi: HTML-ul încarcă reveal.js 4 de pe `unpkg.com` și
-require.js, jQuery, MathJax și mermaid de pe `cdnjs.cloudflare.com` (adresele implicite ale lui
-nbconvert). `--reveal-url` schimbă doar adresa lui reveal.js (de exemplu, spre o copie locală, cu
-`dist/` și `plugin/`); require.js, care îl încarcă, vine tot de pe CDN, deci nici așa prezentarea
-nu merge fără rețea. Fără rețea, fișierul se deschide ca o pagină lungă: textul, codul și
-ilustrațiile (puse în fișier) se văd, dar fără navigarea între diapozitive. Construirea
-diapozitivelor nu cere rețea.
+Prezentarea nu cere rețea nici când o construiești, nici când o deschizi (`fara_retea`): din ce
+scrie nbconvert rămân structura diapozitivelor (secțiunile `<section>`) și stilurile lui JupyterLab,
+puse în fișier; scripturile și stilurile pe care nbconvert le-ar lua de pe CDN (reveal.js, require.js,
+jQuery, MathJax, mermaid) se scot, iar în locul lui reveal.js fișierul primește scriptul și stilul
+de prezentare ale cursului (`prezentare.js`, `prezentare.css`, alături de acest modul): un
+diapozitiv pe ecran, săgețile ca în reveal.js, Esc pentru toate diapozitivele deodată, adresa cu
+diapozitivul curent. Notebook-urile cursului n-au formule, diagrame mermaid sau ieșiri JavaScript,
+deci nu se pierde nimic. Fără JavaScript, fișierul se citește ca o pagină lungă.
 
 Pentru o prezentare live, în care celulele rulează, `--rise` scrie notebook-urile pregătite la fel
 (în `build/diapozitive/rise/`), de deschis în JupyterLab cu extensia RISE (`jupyterlab-rise`, în
@@ -50,6 +51,7 @@ from pathlib import Path
 import nbformat
 
 from .depozit import MARCAJ_PREGATIRE
+from .pagini import fara_retea as _fara_resurse_din_retea
 
 __all__ = [
     "RADACINA",
@@ -61,6 +63,7 @@ __all__ = [
     "construieste",
     "construieste_toate",
     "pregateste_pentru_rise",
+    "fara_retea",
     "main",
 ]
 
@@ -169,7 +172,27 @@ def _titlu(nb: nbformat.NotebookNode, rezerva: str) -> str:
     return rezerva
 
 
-def _exportator(reveal_url: str | None = None):
+#: Scriptul și stilul prezentării, puse în fiecare fișier de diapozitive în locul lui reveal.js.
+SCRIPT_PREZENTARE = Path(__file__).with_name("prezentare.js")
+STIL_PREZENTARE = Path(__file__).with_name("prezentare.css")
+
+# Scriptul cu care nbconvert pornește reveal.js prin require.js (care ar veni de pe CDN).
+_PORNIRE_REVEAL = re.compile(r"<script>\s*require\s*\((?:(?!</script>).)*?Reveal\.initialize.*?</script>", re.S)
+
+
+def fara_retea(html: str) -> str:
+    """Diapozitivele scrise de nbconvert, fără nimic încărcat din rețea: fără reveal.js, require.js,
+    jQuery, MathJax și mermaid de pe CDN-uri și fără pornirea lui reveal.js, cu scriptul și stilul
+    de prezentare ale cursului în locul lor, puse în fișier."""
+    html = _PORNIRE_REVEAL.sub("", html)
+    html = _fara_resurse_din_retea(html)
+    stil = f'<style type="text/css">\n{STIL_PREZENTARE.read_text(encoding="utf-8")}</style>\n'
+    script = f"<script>\n{SCRIPT_PREZENTARE.read_text(encoding='utf-8')}</script>\n"
+    html = html.replace("</head>", stil + "</head>", 1)
+    return html.replace("</body>", script + "</body>", 1)
+
+
+def _exportator():
     try:
         from nbconvert import SlidesExporter
     except ImportError as eroare:  # nbconvert vine cu jupyterlab, din requirements.txt
@@ -178,43 +201,39 @@ def _exportator(reveal_url: str | None = None):
             "care instalează tot mediul cursului)."
         ) from eroare
     optiuni = dict(
-        reveal_scroll=True,  # diapozitivele lungi (cod, exerciții) se derulează, nu se taie
-        reveal_number="c/t",
         exclude_input_prompt=True,
         exclude_output_prompt=True,
         exclude_anchor_links=True,
         language_code="ro",
     )
-    if reveal_url:
-        optiuni["reveal_url_prefix"] = reveal_url
     return SlidesExporter(**optiuni)
 
 
 def construieste(cale: str | Path, dosar: str | Path = DOSAR_IMPLICIT, cu_iesiri: bool = False,
-                 reveal_url: str | None = None, exportator=None) -> Path:
+                 exportator=None) -> Path:
     """Construiește diapozitivele unui notebook în `dosar/NN_nume.slides.html` și întoarce calea
     fișierului scris. Notebook-ul e doar citit."""
     cale, dosar = Path(cale), Path(dosar)
     nb = nbformat.read(cale, as_version=4)
     titlu = _titlu(nb, cale.stem)
-    exportator = exportator or _exportator(reveal_url)
+    exportator = exportator or _exportator()
     html, _ = exportator.from_notebook_node(
         pregateste(nb, cu_iesiri=cu_iesiri), resources={"metadata": {"name": titlu, "path": str(cale.parent)}}
     )
     # Șablonul lui nbconvert adaugă „slides” după titlul paginii: îl înlocuiești cu „diapozitive”.
     html = re.sub(r"<title>(.*?) slides</title>", r"<title>\1 — diapozitive</title>", html, count=1, flags=re.S)
+    html = fara_retea(html)
     dosar.mkdir(parents=True, exist_ok=True)
     destinatie = dosar / f"{cale.stem}.slides.html"
     destinatie.write_text(html, encoding="utf-8")
     return destinatie
 
 
-def construieste_toate(cai=None, dosar: str | Path = DOSAR_IMPLICIT, cu_iesiri: bool = False,
-                       reveal_url: str | None = None) -> list[Path]:
+def construieste_toate(cai=None, dosar: str | Path = DOSAR_IMPLICIT, cu_iesiri: bool = False) -> list[Path]:
     """Diapozitivele pentru fiecare notebook din `cai` (implicit, toate capitolele din
     `notebooks/`), cu același exportator. Întoarce căile fișierelor scrise."""
     cai = [Path(c) for c in cai] if cai else sorted((RADACINA / "notebooks").glob("*.ipynb"))
-    exportator = _exportator(reveal_url)
+    exportator = _exportator()
     return [construieste(c, dosar, cu_iesiri=cu_iesiri, exportator=exportator) for c in cai]
 
 
@@ -237,14 +256,12 @@ def pregateste_pentru_rise(cai=None, dosar: str | Path = DOSAR_IMPLICIT / "rise"
 def main(argumente=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m curs_compilare.instructor.diapozitive",
-        description="Diapozitivele reveal.js ale atelierului, din notebook-urile cursului (care rămân neatinse).",
+        description="Diapozitivele atelierului, din notebook-urile cursului (care rămân neatinse), fără rețea.",
     )
     parser.add_argument("notebookuri", nargs="*", help="notebook-urile (implicit, toate din notebooks/)")
     parser.add_argument("--iesire", default=str(DOSAR_IMPLICIT), help="dosarul diapozitivelor (implicit build/diapozitive)")
     parser.add_argument("--cu-iesiri", action="store_true",
                         help="păstrează ieșirile salvate în notebook (de exemplu, cele din build/validare/executate)")
-    parser.add_argument("--reveal-url", default=None,
-                        help="de unde se încarcă reveal.js (implicit, CDN-ul lui nbconvert)")
     parser.add_argument("--rise", action="store_true",
                         help="în loc de HTML, notebook-urile pregătite pentru o prezentare live cu RISE în JupyterLab "
                              "(în IESIRE/rise)")
@@ -253,7 +270,7 @@ def main(argumente=None) -> int:
     if lipsa:
         parser.error("nu există: " + ", ".join(lipsa))
     scrise = (pregateste_pentru_rise(optiuni.notebookuri, Path(optiuni.iesire) / "rise") if optiuni.rise
-              else construieste_toate(optiuni.notebookuri, optiuni.iesire, optiuni.cu_iesiri, optiuni.reveal_url))
+              else construieste_toate(optiuni.notebookuri, optiuni.iesire, optiuni.cu_iesiri))
     for scris in scrise:
         try:
             afisat = scris.resolve().relative_to(Path.cwd().resolve())

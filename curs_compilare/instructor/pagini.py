@@ -36,8 +36,11 @@ _CONFIG_MATHJAX = re.compile(r"<script\b[^>]*type=\"text/x-mathjax-config\"[^>]*
 _LINK_DIN_RETEA = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>", re.I)
 _IMAGINE_DIN_RETEA = re.compile(r"<img\b[^>]*\bsrc=\"(https?://[^\"]*)\"[^>]*>", re.I)
 _ALT = re.compile(r"\balt=\"([^\"]*)\"", re.I)
-#: Un script din pagină care importă, când rulează, un modul din rețea (mermaid, în șablonul lab).
-_SCRIPT_CU_IMPORT_DIN_RETEA = re.compile(r"<script\b[^>]*>(?:(?!</script>).)*?import\s*\(?\s*[\"']https?://.*?</script>",
+#: Un import de modul din rețea, într-un script: `import("https://…")`, `import "https://…"` sau
+#: `import mermaid from "https://…"` (mermaid, în șabloanele lab și reveal ale lui nbconvert).
+_IMPORT_DIN_RETEA = r"\bimport\s*\(?\s*[\"'](https?://[^\"']+)|\bimport\b[^\"';]*?\bfrom\s*[\"'](https?://[^\"']+)"
+#: Un script din pagină care importă, când rulează, un modul din rețea.
+_SCRIPT_CU_IMPORT_DIN_RETEA = re.compile(r"<script\b[^>]*>(?:(?!</script>).)*?(?:" + _IMPORT_DIN_RETEA + r").*?</script>",
                                           re.I | re.S)
 
 
@@ -48,7 +51,7 @@ def resurse_din_retea(pagina: str) -> list[str]:
     adrese += re.findall(r"<link\b[^>]*\bhref=\"(https?://[^\"]+)\"", pagina, re.I)
     adrese += re.findall(r"url\(\s*['\"]?(https?://[^'\")]+)", pagina, re.I)
     adrese += re.findall(r"@import\s+['\"](https?://[^'\"]+)", pagina, re.I)
-    adrese += re.findall(r"\bimport\s*\(?\s*['\"](https?://[^'\"]+)", pagina)  # import(...) în scripturi
+    adrese += [a or b for a, b in re.findall(_IMPORT_DIN_RETEA, pagina)]  # importuri de module în scripturi
     return adrese
 
 
