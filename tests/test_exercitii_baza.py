@@ -163,6 +163,7 @@ def test_limita_fara_semnal_in_proces_separat():
                 pass
         r = baza.verificare("T", lambda: baza.apeleaza(bucla, limita_s=0.3))
         print("REZULTAT", r.corect, "n-a terminat" in r.mesaj, sys.gettrace() is None)
+        print("MESAJ", r.mesaj.replace(chr(10), " "), file=sys.stderr)  # dacă pică, se vede de ce
         print(baza.verificare("T", lambda: str(baza.apeleaza(lambda: 7))).mesaj)
         """
     )

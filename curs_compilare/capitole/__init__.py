@@ -11,7 +11,9 @@ cu numărul capitolului în nume, ca să știi din prima unde cauți.
 - `cap05_reglare` — reglarea automată, produsul de matrice în Triton, modurile (05);
 - `cap05_cache` — cache-ul lui Inductor și artefactele lui, într-un proces nou (05, 06);
 - `cap06_modelul_intreg` — antrenarea și servirea modelului întreg, precizia, modurile (06);
-- `cap07_diagnoza` — jurnalele, urmele, etapele compilatorului, harta diagnozei (07).
+- `cap07_diagnoza` — jurnalele, urmele, etapele compilatorului, harta diagnozei (07);
+- `cap08_ranguri` — o funcție dintr-o celulă, rulată în N procese cu `torch.distributed`, ca sub
+  `torchrun`, fără să se blocheze (08).
 
 Cine pe cine importă: un modul de aici folosește nucleul de măsurare (modulele din
 `curs_compilare/`, de exemplu `masurare`, `cifre`, `modele`) și, la nevoie, uneltele altui

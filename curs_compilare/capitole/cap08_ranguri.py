@@ -1,0 +1,259 @@
+"""Pornirea rangurilor din capitolul 08: o funcție scrisă într-o celulă rulează în N procese,
+ca sub `torchrun`, iar notebook-ul primește înapoi ce a întors fiecare rang.
+
+De ce e nevoie de o unealtă. Antrenarea pe mai multe GPU-uri rulează câte un proces pe GPU
+(un **rang**); procesele vorbesc între ele prin `torch.distributed` (gloo pe procesor, NCCL pe
+GPU-uri). Un notebook e însă un singur proces. Procesele noi se pornesc cu metoda `spawn` (un
+interpretor Python nou; `fork` ar copia și starea CUDA a notebook-ului, care nu se poate
+folosi într-un proces copil). Un proces pornit cu `spawn` nu vede ce ai definit în notebook: el
+importă funcția după modul și nume, iar modulul unei celule e `__main__`-ul kernel-ului Jupyter,
+pe care un alt proces nu-l poate importa. De aceea `ruleaza_pe_ranguri` trimite funcția **după
+valoare**, cu `cloudpickle` (codul ei, plus funcțiile, clasele și valorile din notebook pe care le
+folosește), iar un modul importabil al cursului (`_lucrator`, mai jos) o primește în fiecare rang.
+
+Ce face `ruleaza_pe_ranguri(functie, *argumente, ranguri=2)`:
+
+- pornește `ranguri` procese cu `spawn`, fiecare cu `torch.distributed` inițializat (NCCL, câte
+  un GPU pe rang, când mașina are cel puțin atâtea GPU-uri; altfel gloo, pe procesor), apoi
+  cheamă `functie(*argumente)` în fiecare; rangul și numărul lor le afli, ca sub `torchrun`, cu
+  `dist.get_rank()` și `dist.get_world_size()`;
+- întoarce lista valorilor, în ordinea rangurilor (tensorii, aduși pe procesor), și arată ce a
+  tipărit fiecare rang, cu „[rangul N]” în față (altfel, textul ar ajunge în terminalul din care
+  a pornit Jupyter, nu în notebook);
+- nu se blochează niciodată: un rang care aruncă o excepție, care se oprește singur sau care nu
+  termină în `limita_s` secunde oprește tot, iar `EroareRanguri` spune, în română, ce s-a
+  întâmplat cu fiecare rang. Un rang rămas să aștepte o operație colectivă (de exemplu un
+  `all_reduce`) la care un rang oprit nu mai vine e oprit după `gratie_s` secunde.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import multiprocessing
+import os
+import pickle
+import socket
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["EroareRanguri", "StareRang", "alege_backend", "ruleaza_pe_ranguri"]
+
+
+@dataclass
+class StareRang:
+    """Ce s-a întâmplat cu un rang: `fel` e „gata” (a întors `valoare`), „eroare” (a aruncat
+    `exceptie`, cu `mesaj` și `traceback`), „oprit” (procesul s-a terminat fără rezultat, cu
+    `cod_iesire`), „blocat” (n-a terminat în limită; l-am oprit noi) sau „așteptare” (l-am oprit
+    după ce alt rang eșuase). `iesire` e textul tipărit de rang."""
+
+    rang: int
+    fel: str
+    valoare: object = None
+    exceptie: str | None = None
+    mesaj: str | None = None
+    traceback: str | None = None
+    cod_iesire: int | None = None
+    secunde: float = 0.0
+    iesire: str = ""
+
+    def in_romana(self) -> str:
+        """O propoziție despre rang."""
+        if self.fel == "gata":
+            return f"rangul {self.rang} a terminat în {self.secunde:.1f} s"
+        if self.fel == "eroare":
+            mesaj = (self.mesaj or "").strip().splitlines()
+            return f"rangul {self.rang} a aruncat {self.exceptie}" + (f": {mesaj[0][:300]}" if mesaj else "")
+        if self.fel == "oprit":
+            return (f"rangul {self.rang} s-a oprit fără să întoarcă ceva (codul de ieșire {self.cod_iesire}: "
+                    "procesul a fost închis sau a căzut, de exemplu fără memorie)")
+        if self.fel == "blocat":
+            return (f"rangul {self.rang} n-a terminat în {self.secunde:.0f} s și l-am oprit (de obicei, un rang "
+                    "așteaptă o operație colectivă, ca all_reduce sau barrier, la care alt rang nu ajunge)")
+        return (f"rangul {self.rang} aștepta încă după ce alt rang eșuase (probabil o operație colectivă "
+                "la care rangul oprit nu mai vine) și l-am oprit")
+
+
+class EroareRanguri(RuntimeError):
+    """Cel puțin un rang n-a terminat bine; `stari` spune ce a făcut fiecare (`StareRang`)."""
+
+    def __init__(self, stari: list[StareRang]):
+        self.stari = stari
+        rele = [s for s in stari if s.fel != "gata"]
+        randuri = [f"Rularea pe {len(stari)} ranguri n-a reușit:"] + [f"  - {s.in_romana()}" for s in stari]
+        cu_traceback = next((s for s in rele if s.fel == "eroare" and s.traceback), None)
+        if cu_traceback is not None:
+            ultimele = [r for r in cu_traceback.traceback.strip().splitlines() if r.strip()][-4:]
+            randuri.append(f"Unde, în rangul {cu_traceback.rang} (ultimele rânduri):")
+            randuri += [f"    {r}" for r in ultimele]
+        super().__init__("\n".join(randuri))
+
+
+def alege_backend(ranguri: int) -> str:
+    """„nccl” când mașina are cel puțin `ranguri` GPU-uri NVIDIA (câte unul pe rang), altfel
+    „gloo”, pe procesor: pe un singur GPU, două ranguri NCCL ar împărți același GPU, ceea ce
+    NCCL nu acceptă, așa că drumul cu mai multe procese rulează pe procesor."""
+    import torch
+    import torch.distributed as dist
+
+    if torch.cuda.is_available() and torch.cuda.device_count() >= ranguri and dist.is_nccl_available():
+        return "nccl"
+    return "gloo"
+
+
+def _port_liber() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pe_procesor(valoare):
+    """Valoarea, cu tensorii aduși pe procesor (părintele nu trebuie să atingă GPU-ul rangului)."""
+    import torch
+
+    if isinstance(valoare, torch.Tensor):
+        return valoare.detach().cpu()
+    if isinstance(valoare, dict):
+        return {k: _pe_procesor(v) for k, v in valoare.items()}
+    if isinstance(valoare, (list, tuple)) and type(valoare) in (list, tuple):
+        return type(valoare)(_pe_procesor(v) for v in valoare)
+    return valoare
+
+
+def _scrie_atomic(cale: Path, date: bytes) -> None:
+    temporar = cale.with_suffix(".tmp")
+    temporar.write_bytes(date)
+    os.replace(temporar, cale)
+
+
+def _lucrator(rang: int, lume: int, adresa: str, backend: str, functie_serializata: bytes,
+              dosar: str, limita_s: float, fire: int) -> None:
+    """Corpul unui rang (rulează în procesul pornit cu `spawn`): ieșirea în fișierul rangului,
+    `torch.distributed` inițializat, funcția primită după valoare, rezultatul scris pe disc."""
+    dosar = Path(dosar)
+    iesire = open(dosar / f"iesire_{rang}.txt", "w", buffering=1, encoding="utf-8")
+    os.dup2(iesire.fileno(), 1)
+    os.dup2(iesire.fileno(), 2)
+    sys.stdout = sys.stderr = iesire
+    rezultat = dosar / f"rezultat_{rang}.pkl"
+    try:
+        import cloudpickle
+        import torch
+        import torch.distributed as dist
+
+        torch.set_num_threads(fire)
+        if backend == "nccl":
+            torch.cuda.set_device(rang)
+        dist.init_process_group(backend, init_method=adresa, rank=rang, world_size=lume,
+                                timeout=dt.timedelta(seconds=max(limita_s, 10)))
+        try:
+            functie, argumente = cloudpickle.loads(functie_serializata)
+            valoare = functie(*argumente)
+            date = cloudpickle.dumps(("gata", _pe_procesor(valoare)))
+        finally:
+            if dist.is_initialized():
+                dist.destroy_process_group()
+        _scrie_atomic(rezultat, date)
+    except BaseException as e:  # noqa: BLE001 — orice eroare a rangului ajunge în notebook
+        try:
+            date = pickle.dumps(("eroare", type(e).__name__, str(e), traceback.format_exc()))
+        except Exception:  # noqa: BLE001
+            date = pickle.dumps(("eroare", type(e).__name__, repr(e), ""))
+        _scrie_atomic(rezultat, date)
+    finally:
+        iesire.flush()
+
+
+def _citeste_rezultatul(cale: Path):
+    import cloudpickle
+
+    try:
+        return cloudpickle.loads(cale.read_bytes())
+    except Exception as e:  # noqa: BLE001
+        return ("eroare", "EroareLaCitire", f"rezultatul rangului nu s-a putut citi: {e}", "")
+
+
+def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 120.0,
+                       gratie_s: float = 10.0, backend: str | None = None,
+                       arata_iesirea: bool = True) -> list:
+    """Rulează `functie(*argumente)` în `ranguri` procese cu `torch.distributed` inițializat și
+    întoarce valorile lor, în ordinea rangurilor. Vezi descrierea modulului. Aruncă
+    `EroareRanguri` (cu ce a făcut fiecare rang) dacă un rang aruncă o excepție, se oprește
+    singur sau nu termină în `limita_s` secunde; niciun proces nu rămâne pornit după apel."""
+    import cloudpickle
+
+    if ranguri < 1:
+        raise ValueError(f"Numărul de ranguri trebuie să fie cel puțin 1, nu {ranguri}.")
+    try:
+        functie_serializata = cloudpickle.dumps((functie, argumente))
+    except Exception as e:  # noqa: BLE001
+        raise TypeError(
+            "Funcția sau argumentele ei nu se pot trimite altor procese (cloudpickle: "
+            f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}). Trimite doar valori simple, "
+            "tensori, module și funcții; fișierele deschise, firele și generatoarele nu trec dintr-un proces în altul."
+        ) from None
+    backend = backend or alege_backend(ranguri)
+    fire = max(1, (os.cpu_count() or 2) // ranguri)
+    adresa = f"tcp://127.0.0.1:{_port_liber()}"
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="ranguri_") as dosar:
+        procese = [context.Process(target=_lucrator, daemon=True,
+                                   args=(rang, ranguri, adresa, backend, functie_serializata, dosar, limita_s, fire))
+                   for rang in range(ranguri)]
+        start = time.monotonic()
+        for proces in procese:
+            proces.start()
+        stari: dict[int, StareRang] = {}
+        prima_eroare = None
+        try:
+            while len(stari) < ranguri:
+                acum = time.monotonic()
+                for rang, proces in enumerate(procese):
+                    if rang in stari or proces.is_alive():
+                        continue
+                    proces.join()
+                    cale = Path(dosar) / f"rezultat_{rang}.pkl"
+                    if cale.is_file():
+                        rezultat = _citeste_rezultatul(cale)
+                        if rezultat[0] == "gata":
+                            stari[rang] = StareRang(rang, "gata", valoare=rezultat[1], secunde=acum - start)
+                        else:
+                            _, nume, mesaj, urma = rezultat
+                            stari[rang] = StareRang(rang, "eroare", exceptie=nume, mesaj=mesaj, traceback=urma,
+                                                    secunde=acum - start)
+                    else:
+                        stari[rang] = StareRang(rang, "oprit", cod_iesire=proces.exitcode, secunde=acum - start)
+                    if stari[rang].fel != "gata" and prima_eroare is None:
+                        prima_eroare = acum
+                ramase = [r for r in range(ranguri) if r not in stari]
+                if not ramase:
+                    break
+                depasit = acum - start > limita_s
+                dupa_eroare = prima_eroare is not None and acum - prima_eroare > gratie_s
+                if depasit or dupa_eroare:
+                    for rang in ramase:
+                        procese[rang].kill()
+                        procese[rang].join(timeout=10)
+                        stari[rang] = StareRang(rang, "blocat" if depasit and prima_eroare is None else "așteptare",
+                                                secunde=acum - start)
+                    break
+                time.sleep(0.05)
+        finally:
+            for proces in procese:
+                if proces.is_alive():
+                    proces.kill()
+                    proces.join(timeout=10)
+        for rang, stare in stari.items():
+            cale = Path(dosar) / f"iesire_{rang}.txt"
+            stare.iesire = cale.read_text(encoding="utf-8", errors="replace") if cale.is_file() else ""
+    ordonate = [stari[r] for r in range(ranguri)]
+    if arata_iesirea:
+        for stare in ordonate:
+            for rand in stare.iesire.rstrip().splitlines():
+                print(f"[rangul {stare.rang}] {rand}")
+    if any(s.fel != "gata" for s in ordonate):
+        raise EroareRanguri(ordonate)
+    return [s.valoare for s in ordonate]

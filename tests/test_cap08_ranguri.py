@@ -1,0 +1,139 @@
+"""Pornirea rangurilor (`cap08_ranguri.ruleaza_pe_ranguri`): procesele pornesc, rezultatele se
+adună, o funcție definită ca într-un notebook (în `__main__`) ajunge în ranguri, iar un rang
+care aruncă o excepție, care se oprește singur sau care se blochează oprește tot, cu o explicație
+în română și fără procese rămase în urmă."""
+
+import multiprocessing
+import os
+import textwrap
+import time
+
+import pytest
+import torch
+import torch.distributed as dist
+
+from curs_compilare.capitole.cap08_ranguri import EroareRanguri, alege_backend, ruleaza_pe_ranguri
+
+pytestmark = pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(),
+                                reason="torch.distributed cu gloo lipsește")
+
+
+def _suma_rangurilor():
+    t = torch.tensor([float(dist.get_rank() + 1)])
+    dist.all_reduce(t)
+    print(f"suma: {t.item():g}")
+    return {"rang": dist.get_rank(), "lume": dist.get_world_size(), "suma": t}
+
+
+def test_rangurile_pornesc_si_intorc_valorile(capsys):
+    rezultate = ruleaza_pe_ranguri(_suma_rangurilor, ranguri=2, backend="gloo", limita_s=90)
+    assert [r["rang"] for r in rezultate] == [0, 1]
+    assert all(r["lume"] == 2 and r["suma"].item() == 3.0 for r in rezultate)
+    iesire = capsys.readouterr().out
+    assert "[rangul 0] suma: 3" in iesire and "[rangul 1] suma: 3" in iesire
+
+
+def _din_notebook(sursa: str, nume: str):
+    """O funcție definită ca într-o celulă de notebook: în modulul `__main__` al kernel-ului,
+    pe care un proces pornit cu spawn nu-l poate importa."""
+    spatiu = {"__name__": "__main__"}
+    exec(textwrap.dedent(sursa), spatiu)
+    functie = spatiu[nume]
+    assert functie.__module__ == "__main__"
+    return functie
+
+
+def test_o_functie_din_notebook_cu_clasa_si_constanta_ei_ajunge_in_ranguri():
+    functie = _din_notebook("""
+        import torch
+        import torch.distributed as dist
+
+        INMULTITOR = 7
+
+        class Strat(torch.nn.Module):
+            def forward(self, x):
+                return x * INMULTITOR
+
+        def pas(deplasare):
+            y = Strat()(torch.ones(2)) + dist.get_rank() + deplasare
+            dist.all_reduce(y)
+            return y
+    """, "pas")
+    rezultate = ruleaza_pe_ranguri(functie, 0.5, ranguri=2, backend="gloo", arata_iesirea=False, limita_s=90)
+    # (7 + 0 + 0,5) + (7 + 1 + 0,5) = 16, pe fiecare rang
+    assert all(torch.equal(r, torch.full((2,), 16.0)) for r in rezultate)
+
+
+def _rangul_1_arunca():
+    if dist.get_rank() == 1:
+        raise ValueError("forma greșită: 3 în loc de 4")
+    t = torch.ones(1)
+    dist.all_reduce(t)  # rangul 0 așteaptă aici un rang care nu mai vine
+    return t
+
+
+def test_un_rang_care_arunca_opreste_tot_cu_o_explicatie():
+    start = time.monotonic()
+    with pytest.raises(EroareRanguri) as info:
+        ruleaza_pe_ranguri(_rangul_1_arunca, ranguri=2, backend="gloo", limita_s=90, gratie_s=3,
+                           arata_iesirea=False)
+    durata = time.monotonic() - start
+    mesaj = str(info.value)
+    stari = {s.rang: s for s in info.value.stari}
+    assert stari[1].fel == "eroare" and stari[1].exceptie == "ValueError"
+    assert "rangul 1 a aruncat ValueError: forma greșită: 3 în loc de 4" in mesaj
+    # rangul 0 e fie oprit de noi cât aștepta, fie căzut singur în all_reduce (gloo observă că
+    # celălalt proces a dispărut); oricum, nu se termină „gata”, iar apelul nu așteaptă limita
+    assert stari[0].fel in ("așteptare", "eroare")
+    assert durata < 60
+    assert multiprocessing.active_children() == []  # niciun rang rămas pornit
+    assert "Traceback" not in mesaj.splitlines()[0]
+
+
+def _rangul_0_se_blocheaza():
+    if dist.get_rank() == 0:
+        time.sleep(600)
+    return dist.get_rank()
+
+
+def test_un_rang_blocat_e_oprit_la_limita():
+    start = time.monotonic()
+    with pytest.raises(EroareRanguri) as info:
+        ruleaza_pe_ranguri(_rangul_0_se_blocheaza, ranguri=2, backend="gloo", limita_s=15, arata_iesirea=False)
+    assert time.monotonic() - start < 45
+    stari = {s.rang: s for s in info.value.stari}
+    assert stari[0].fel == "blocat" and stari[1].fel == "gata"
+    assert multiprocessing.active_children() == []
+    assert "rangul 0 n-a terminat" in str(info.value) and "operație colectivă" in str(info.value)
+
+
+def _rangul_1_cade():
+    if dist.get_rank() == 1:
+        print("rangul 1 pleacă")
+        os._exit(3)
+    return "gata"
+
+
+def test_un_rang_care_cade_fara_rezultat_e_spus_cu_codul_lui():
+    with pytest.raises(EroareRanguri) as info:
+        ruleaza_pe_ranguri(_rangul_1_cade, ranguri=2, backend="gloo", limita_s=60, gratie_s=3, arata_iesirea=False)
+    stari = {s.rang: s for s in info.value.stari}
+    assert stari[1].fel == "oprit" and stari[1].cod_iesire == 3
+    assert multiprocessing.active_children() == []
+    assert "codul de ieșire 3" in str(info.value)
+    assert "rangul 1 pleacă" in stari[1].iesire
+
+
+def test_argumentele_care_nu_trec_in_alt_proces_sunt_refuzate_inainte_de_pornire():
+    import threading
+
+    with pytest.raises(TypeError, match="nu se pot trimite altor procese"):
+        ruleaza_pe_ranguri(_suma_rangurilor, threading.Lock(), ranguri=2, backend="gloo")
+
+
+def test_backendul_pe_o_masina_fara_destule_gpu_uri_e_gloo(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    assert alege_backend(2) == "gloo"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert alege_backend(2) == "gloo"
