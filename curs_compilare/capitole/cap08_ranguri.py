@@ -3,17 +3,19 @@ ca sub `torchrun`, iar notebook-ul primește înapoi ce a întors fiecare rang.
 
 De ce e nevoie de o unealtă. Antrenarea pe mai multe GPU-uri rulează câte un proces pe GPU
 (un **rang**); procesele vorbesc între ele prin `torch.distributed` (gloo pe procesor, NCCL pe
-GPU-uri). Un notebook e însă un singur proces. Procesele noi se pornesc cu metoda `spawn` (un
-interpretor Python nou; `fork` ar copia și starea CUDA a notebook-ului, care nu se poate
-folosi într-un proces copil). Un proces pornit cu `spawn` nu vede ce ai definit în notebook: el
-importă funcția după modul și nume, iar modulul unei celule e `__main__`-ul kernel-ului Jupyter,
-pe care un alt proces nu-l poate importa. De aceea `ruleaza_pe_ranguri` trimite funcția **după
-valoare**, cu `cloudpickle` (codul ei, plus funcțiile, clasele și valorile din notebook pe care le
-folosește), iar un modul importabil al cursului (`_lucrator`, mai jos) o primește în fiecare rang.
+GPU-uri). Un notebook e însă un singur proces. Rangurile pornesc ca interpretoare Python noi (ca
+metoda `spawn` a lui `multiprocessing`; `fork` ar copia și starea CUDA a notebook-ului, care nu
+se poate folosi într-un proces copil). Un proces nou nu vede ce ai definit în notebook: o funcție
+se trimite de obicei după modul și nume, iar modulul unei celule e `__main__`-ul kernel-ului
+Jupyter, pe care alt proces nu-l poate importa. De aceea `ruleaza_pe_ranguri` trimite funcția
+**după valoare**, cu `cloudpickle` (codul ei, plus funcțiile, clasele și valorile din notebook pe
+care le folosește), iar fiecare rang pornește cu `python -m curs_compilare.capitole.cap08_ranguri`,
+un modul importabil al cursului, care o primește. Așa merge la fel dintr-un notebook, dintr-un
+script (fără `if __name__ == "__main__":`, de care `multiprocessing` ar avea nevoie) și din teste.
 
 Ce face `ruleaza_pe_ranguri(functie, *argumente, ranguri=2)`:
 
-- pornește `ranguri` procese cu `spawn`, fiecare cu `torch.distributed` inițializat (NCCL, câte
+- pornește `ranguri` procese, fiecare cu `torch.distributed` inițializat (NCCL, câte
   un GPU pe rang, când mașina are cel puțin atâtea GPU-uri; altfel gloo, pe procesor), apoi
   cheamă `functie(*argumente)` în fiecare; rangul și numărul lor le afli, ca sub `torchrun`, cu
   `dist.get_rank()` și `dist.get_world_size()`;
@@ -29,10 +31,10 @@ Ce face `ruleaza_pe_ranguri(functie, *argumente, ranguri=2)`:
 from __future__ import annotations
 
 import datetime as dt
-import multiprocessing
 import os
 import pickle
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -89,6 +91,11 @@ class EroareRanguri(RuntimeError):
             ultimele = [r for r in cu_traceback.traceback.strip().splitlines() if r.strip()][-4:]
             randuri.append(f"Unde, în rangul {cu_traceback.rang} (ultimele rânduri):")
             randuri += [f"    {r}" for r in ultimele]
+        oprit = next((s for s in rele if s.fel == "oprit" and s.iesire.strip()), None)
+        if oprit is not None:
+            ultimele = [r for r in oprit.iesire.strip().splitlines() if r.strip()][-3:]
+            randuri.append(f"Ultimele rânduri tipărite de rangul {oprit.rang}:")
+            randuri += [f"    {r[:300]}" for r in ultimele]
         super().__init__("\n".join(randuri))
 
 
@@ -129,15 +136,10 @@ def _scrie_atomic(cale: Path, date: bytes) -> None:
     os.replace(temporar, cale)
 
 
-def _lucrator(rang: int, lume: int, adresa: str, backend: str, functie_serializata: bytes,
-              dosar: str, limita_s: float, fire: int) -> None:
-    """Corpul unui rang (rulează în procesul pornit cu `spawn`): ieșirea în fișierul rangului,
+def _lucrator(rang: int, lume: int, adresa: str, backend: str, dosar: str, limita_s: float, fire: int) -> None:
+    """Corpul unui rang (rulează în procesul nou; ieșirea lui merge deja în fișierul rangului):
     `torch.distributed` inițializat, funcția primită după valoare, rezultatul scris pe disc."""
     dosar = Path(dosar)
-    iesire = open(dosar / f"iesire_{rang}.txt", "w", buffering=1, encoding="utf-8")
-    os.dup2(iesire.fileno(), 1)
-    os.dup2(iesire.fileno(), 2)
-    sys.stdout = sys.stderr = iesire
     rezultat = dosar / f"rezultat_{rang}.pkl"
     try:
         import cloudpickle
@@ -150,7 +152,7 @@ def _lucrator(rang: int, lume: int, adresa: str, backend: str, functie_serializa
         dist.init_process_group(backend, init_method=adresa, rank=rang, world_size=lume,
                                 timeout=dt.timedelta(seconds=max(limita_s, 10)))
         try:
-            functie, argumente = cloudpickle.loads(functie_serializata)
+            functie, argumente = cloudpickle.loads((dosar / "functie.pkl").read_bytes())
             valoare = functie(*argumente)
             date = cloudpickle.dumps(("gata", _pe_procesor(valoare)))
         finally:
@@ -164,7 +166,8 @@ def _lucrator(rang: int, lume: int, adresa: str, backend: str, functie_serializa
             date = pickle.dumps(("eroare", type(e).__name__, repr(e), ""))
         _scrie_atomic(rezultat, date)
     finally:
-        iesire.flush()
+        sys.stdout.flush()
+        sys.stderr.flush()
 
 
 def _citeste_rezultatul(cale: Path):
@@ -198,23 +201,28 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
     backend = backend or alege_backend(ranguri)
     fire = max(1, (os.cpu_count() or 2) // ranguri)
     adresa = f"tcp://127.0.0.1:{_port_liber()}"
-    context = multiprocessing.get_context("spawn")
+    # Rangurile văd aceleași module ca procesul acesta (de exemplu, un modul al cursantului
+    # alături de notebook): căile lui sys.path, cu dosarul curent în locul lui "".
+    cai = [c or os.getcwd() for c in sys.path]
+    mediu = {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys(cai))}
     with tempfile.TemporaryDirectory(prefix="ranguri_") as dosar:
-        procese = [context.Process(target=_lucrator, daemon=True,
-                                   args=(rang, ranguri, adresa, backend, functie_serializata, dosar, limita_s, fire))
-                   for rang in range(ranguri)]
+        (Path(dosar) / "functie.pkl").write_bytes(functie_serializata)
+        fisiere = [open(Path(dosar) / f"iesire_{rang}.txt", "wb") for rang in range(ranguri)]
+        procese = []
         start = time.monotonic()
-        for proces in procese:
-            proces.start()
-        stari: dict[int, StareRang] = {}
-        prima_eroare = None
         try:
+            for rang in range(ranguri):
+                procese.append(subprocess.Popen(
+                    [sys.executable, "-u", "-m", __name__, str(rang), str(ranguri), adresa, backend, dosar,
+                     str(limita_s), str(fire)],
+                    stdin=subprocess.DEVNULL, stdout=fisiere[rang], stderr=subprocess.STDOUT, env=mediu))
+            stari: dict[int, StareRang] = {}
+            prima_eroare = None
             while len(stari) < ranguri:
                 acum = time.monotonic()
                 for rang, proces in enumerate(procese):
-                    if rang in stari or proces.is_alive():
+                    if rang in stari or proces.poll() is None:
                         continue
-                    proces.join()
                     cale = Path(dosar) / f"rezultat_{rang}.pkl"
                     if cale.is_file():
                         rezultat = _citeste_rezultatul(cale)
@@ -225,7 +233,7 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
                             stari[rang] = StareRang(rang, "eroare", exceptie=nume, mesaj=mesaj, traceback=urma,
                                                     secunde=acum - start)
                     else:
-                        stari[rang] = StareRang(rang, "oprit", cod_iesire=proces.exitcode, secunde=acum - start)
+                        stari[rang] = StareRang(rang, "oprit", cod_iesire=proces.returncode, secunde=acum - start)
                     if stari[rang].fel != "gata" and prima_eroare is None:
                         prima_eroare = acum
                 ramase = [r for r in range(ranguri) if r not in stari]
@@ -235,17 +243,20 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
                 dupa_eroare = prima_eroare is not None and acum - prima_eroare > gratie_s
                 if depasit or dupa_eroare:
                     for rang in ramase:
-                        procese[rang].kill()
-                        procese[rang].join(timeout=10)
-                        stari[rang] = StareRang(rang, "blocat" if depasit and prima_eroare is None else "așteptare",
+                        stari[rang] = StareRang(rang, "blocat" if prima_eroare is None else "așteptare",
                                                 secunde=acum - start)
                     break
                 time.sleep(0.05)
         finally:
             for proces in procese:
-                if proces.is_alive():
+                if proces.poll() is None:
                     proces.kill()
-                    proces.join(timeout=10)
+                try:
+                    proces.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    pass
+            for fisier in fisiere:
+                fisier.close()
         for rang, stare in stari.items():
             cale = Path(dosar) / f"iesire_{rang}.txt"
             stare.iesire = cale.read_text(encoding="utf-8", errors="replace") if cale.is_file() else ""
@@ -257,3 +268,14 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
     if any(s.fel != "gata" for s in ordonate):
         raise EroareRanguri(ordonate)
     return [s.valoare for s in ordonate]
+
+
+def main(argv=None) -> None:
+    """Intrarea unui rang: `python -m curs_compilare.capitole.cap08_ranguri RANG LUME ADRESA
+    BACKEND DOSAR LIMITA_S FIRE` (o pornește `ruleaza_pe_ranguri`, nu un om)."""
+    rang, lume, adresa, backend, dosar, limita_s, fire = (argv or sys.argv[1:])[:7]
+    _lucrator(int(rang), int(lume), adresa, backend, dosar, float(limita_s), int(fire))
+
+
+if __name__ == "__main__":
+    main()
