@@ -529,3 +529,18 @@ def test_configuratia_dynamo_implicita_si_pusa_la_loc():
         setattr(torch._dynamo.config, nume, vechi[0])
         torch._dynamo.config.error_on_recompile = vechi[1]
         config_inductor.fallback_random = vechi[2]
+
+
+def test_o_intrerupere_intarziata_a_unei_limite_incheiate_are_mesajul_ei():
+    """Fără semnale, firul de pază poate programa o a doua întrerupere cât limita dinăuntru o
+    tratează pe prima; ea ajunge apoi în limita din afară (a verificării), care nu expirase.
+    Mesajul trebuie să fie al limitei dinăuntru, nu „Verificarea a depășit …”."""
+    incheiat = baza._Termen(0.3, time.perf_counter() - 1, "funcția ta `bucla`")
+
+    def corp():
+        baza._stare["ultimul_declansat"] = incheiat
+        raise baza.TimpDepasit  # ca întreruperea din firul de pază: clasa, fără termen
+
+    r = baza.verificare("T", corp)
+    assert not r.corect and "n-a terminat în 300 ms" in r.mesaj and "Verificarea a depășit" not in r.mesaj
+    assert baza._stare["ultimul_declansat"] is None

@@ -256,7 +256,7 @@ class _Termen:
 
 _termene: list[_Termen] = []
 _stare = {"handler_vechi": None, "urmarire_veche": None, "mod": None, "urmarire_activa": False,
-          "paznic": None, "oprire_paznic": None}
+          "paznic": None, "oprire_paznic": None, "ultimul_declansat": None}
 #: Cât așteaptă între două întreruperi, dacă prima a fost înghițită.
 _INTERVAL_REPETARE_S = 0.05
 
@@ -361,6 +361,9 @@ def _paznic(id_fir: int, oprire: threading.Event) -> None:
                 if _e_cod_al_cursantului(cadru.f_code.co_filename):
                     cadru.f_trace = _urmarire_locala
                 cadru = cadru.f_back
+        # Întreruperea nu-și poartă termenul (e aruncată ca o clasă, în alt fir): îl ținem minte,
+        # ca o întrerupere întârziată, ajunsă după ce limita ei s-a încheiat, să fie recunoscută.
+        _stare["ultimul_declansat"] = termen
         _intrerupere_in_fir(id_fir)
 
 
@@ -449,11 +452,16 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
         _armeaza()
         yield
     except TimpDepasit as exceptie:
-        al_cui = exceptie.termen or _termen_expirat()
+        al_cui = exceptie.termen or _termen_expirat() or _stare.get("ultimul_declansat")
         if al_cui is not None and al_cui is not termen and al_cui in _termene:
             raise
         torch.set_grad_enabled(gradient)
         _restaureaza_configuratia(configuratie)
+        if al_cui is not None and al_cui is not termen and al_cui.final <= time.perf_counter():
+            # O întrerupere a unei limite dinăuntru, deja încheiate, ajunsă aici cu întârziere
+            # (firul de pază o programase cât limita aceea își trata propria întrerupere): mesajul
+            # e al limitei dinăuntru, nu al acesteia, care nu expirase.
+            raise GresealaCursant(_mesaj_timp(al_cui)) from None
         raise GresealaCursant(mesaj or _mesaj_timp(termen)) from None
     finally:
         _termene.remove(termen)
@@ -470,6 +478,7 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
                 _stare["paznic"].join()
                 _goleste_intreruperile()
             _stare["mod"] = None
+            _stare["ultimul_declansat"] = None
         else:
             if not any(t.declansari >= 2 for t in _termene) and _stare["mod"] == "semnal":
                 _opreste_urmarirea()
