@@ -17,10 +17,19 @@ pytestmark = pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_avai
                                 reason="torch.distributed cu gloo lipsește")
 
 
-def _fara_copii() -> bool:
-    """Niciun proces pornit de test n-a rămas în viață (nici măcar ca zombi neașteptat)."""
+def _copii() -> set[int]:
+    """Procesele copil în viață ale acestui proces (sub pytest-xdist sunt și altele, de exemplu
+    kernel-urile Jupyter ale notebook-urilor testate în același proces)."""
     psutil = pytest.importorskip("psutil")
-    return [c for c in psutil.Process().children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE] == []
+    return {c.pid for c in psutil.Process().children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE}
+
+
+@pytest.fixture
+def fara_ranguri_ramase():
+    """După test, niciun proces pornit în timpul lui n-a rămas în viață (rangurile oprite)."""
+    inainte = _copii()
+    verifica = lambda: _copii() - inainte == set()  # noqa: E731
+    yield verifica
 
 
 def _suma_rangurilor():
@@ -77,7 +86,7 @@ def _rangul_1_arunca():
     return t
 
 
-def test_un_rang_care_arunca_opreste_tot_cu_o_explicatie():
+def test_un_rang_care_arunca_opreste_tot_cu_o_explicatie(fara_ranguri_ramase):
     start = time.monotonic()
     with pytest.raises(EroareRanguri) as info:
         ruleaza_pe_ranguri(_rangul_1_arunca, ranguri=2, backend="gloo", limita_s=90, gratie_s=3,
@@ -91,7 +100,7 @@ def test_un_rang_care_arunca_opreste_tot_cu_o_explicatie():
     # celălalt proces a dispărut); oricum, nu se termină „gata”, iar apelul nu așteaptă limita
     assert stari[0].fel in ("așteptare", "eroare")
     assert durata < 60
-    assert _fara_copii()  # niciun rang rămas pornit
+    assert fara_ranguri_ramase()  # niciun rang rămas pornit
     assert "Traceback" not in mesaj.splitlines()[0]
 
 
@@ -101,14 +110,14 @@ def _rangul_0_se_blocheaza():
     return dist.get_rank()
 
 
-def test_un_rang_blocat_e_oprit_la_limita():
+def test_un_rang_blocat_e_oprit_la_limita(fara_ranguri_ramase):
     start = time.monotonic()
     with pytest.raises(EroareRanguri) as info:
         ruleaza_pe_ranguri(_rangul_0_se_blocheaza, ranguri=2, backend="gloo", limita_s=15, arata_iesirea=False)
     assert time.monotonic() - start < 45
     stari = {s.rang: s for s in info.value.stari}
     assert stari[0].fel == "blocat" and stari[1].fel == "gata"
-    assert _fara_copii()
+    assert fara_ranguri_ramase()
     assert "rangul 0 n-a terminat" in str(info.value) and "operație colectivă" in str(info.value)
 
 
@@ -119,12 +128,12 @@ def _rangul_1_cade():
     return "gata"
 
 
-def test_un_rang_care_cade_fara_rezultat_e_spus_cu_codul_lui():
+def test_un_rang_care_cade_fara_rezultat_e_spus_cu_codul_lui(fara_ranguri_ramase):
     with pytest.raises(EroareRanguri) as info:
         ruleaza_pe_ranguri(_rangul_1_cade, ranguri=2, backend="gloo", limita_s=60, gratie_s=3, arata_iesirea=False)
     stari = {s.rang: s for s in info.value.stari}
     assert stari[1].fel == "oprit" and stari[1].cod_iesire == 3
-    assert _fara_copii()
+    assert fara_ranguri_ramase()
     assert "codul de ieșire 3" in str(info.value)
     assert "rangul 1 pleacă" in stari[1].iesire and "rangul 1 pleacă" in str(info.value)
 

@@ -101,18 +101,26 @@ def test_un_runtime_nou_cloneaza_in_alt_dosar(tmp_path):
 
 
 def test_cache_urile_proaspete_se_vad_in_kernel_si_apoi_revin(tmp_path, monkeypatch):
+    """Un runtime nou pornește cu cache-urile de compilare goale: kernel-ul pornit în
+    `cache_gol()` (cel folosit de validare pentru fiecare notebook) le vede, iar după bloc
+    variabilele revin cum erau."""
+    import os
+
+    from curs_compilare.masurare_compilare import cache_gol
+
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", "/vechi")
     monkeypatch.delenv("TRITON_CACHE_DIR", raising=False)
     cale = tmp_path / "mic.ipynb"
     nbformat.write(new_notebook(cells=[new_code_cell(
         "import os\nprint(os.environ['TORCHINDUCTOR_CACHE_DIR'], os.environ['TRITON_CACHE_DIR'])")]), cale)
-    with validare.cache_uri_proaspete(tmp_path / "rt") as variabile:
-        assert variabile["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "rt" / "inductor")
+    with cache_gol():
+        inductor, triton = os.environ["TORCHINDUCTOR_CACHE_DIR"], os.environ["TRITON_CACHE_DIR"]
+        assert inductor != "/vechi" and os.listdir(inductor) == []
+        assert triton == os.path.join(inductor, "triton")
         rezultat = validare.executa_notebook(cale, tmp_path / "executate", limita_celula=60)
     assert rezultat["trecut"]
     executat = nbformat.read(tmp_path / "executate" / "mic.ipynb", as_version=4)
-    assert executat.cells[0].outputs[0]["text"].split() == [str(tmp_path / "rt" / "inductor"), str(tmp_path / "rt" / "triton")]
-    import os
+    assert executat.cells[0].outputs[0]["text"].split() == [inductor, triton]
     assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == "/vechi" and "TRITON_CACHE_DIR" not in os.environ
 
 

@@ -29,6 +29,7 @@ import contextlib
 import os
 import threading
 from dataclasses import dataclass, field
+from unittest import mock
 
 #: Câte procesoare are un runtime gratuit de Colab.
 NUCLEE_COLAB = 2
@@ -71,24 +72,17 @@ class ProfilColab:
     def aplicat(self):
         """Cât ține blocul, procesul curent (deci și kernel-urile pornite din el) rulează în
         profil: afinitatea pe `nuclee` nuclee și variabilele de mediu; la ieșire, totul revine."""
-        vechi_mediu = {k: os.environ.get(k) for k in self.variabile()}
         vechea_afinitate = _afinitate()
         try:
             if vechea_afinitate is not None:
                 alese = tuple(sorted(vechea_afinitate))[: self.nuclee]
                 os.sched_setaffinity(0, alese)
                 self.nuclee_alese = alese
-            os.environ.update(self.variabile())
-            yield self
+            with mock.patch.dict(os.environ, self.variabile()):
+                yield self
         finally:
             if vechea_afinitate is not None:
                 os.sched_setaffinity(0, vechea_afinitate)
-            for k, v in vechi_mediu.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-
 
 def _afinitate() -> set[int] | None:
     """Nucleele pe care are voie să ruleze procesul curent, sau None unde sistemul nu le spune

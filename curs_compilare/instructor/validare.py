@@ -74,6 +74,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from unittest import mock
 from pathlib import Path
 
 from ..cifre import (
@@ -87,6 +88,7 @@ from ..cifre import (
 )
 from ..concluzii import contradictii, text_iesiri
 from ..mediu import detecteaza_mediul
+from ..masurare_compilare import cache_gol
 from .profil_colab import MemorieGazda, ProfilColab
 
 #: Cât pot diferi, cel mult, două rulări ale unei cifre comparate prin raport (raportul dintre
@@ -309,25 +311,6 @@ def instalarea_pastrata():
                       f"(`pip {' '.join(comanda)}`); rulează `make lab`.", flush=True)
 
 
-@contextlib.contextmanager
-def cache_uri_proaspete(dosar: Path):
-    """Cât ține blocul, Inductor și Triton își țin cache-urile de pe disc în `dosar` (gol la
-    început), ca un runtime Colab nou, care pornește fără nimic compilat dinainte. Variabilele de
-    mediu se moștenesc de kernel-ul pornit în bloc; la ieșire revin cum erau."""
-    dosar = Path(dosar)
-    variabile = {"TORCHINDUCTOR_CACHE_DIR": str(dosar / "inductor"), "TRITON_CACHE_DIR": str(dosar / "triton")}
-    vechi = {k: os.environ.get(k) for k in variabile}
-    os.environ.update(variabile)
-    try:
-        yield variabile
-    finally:
-        for k, v in vechi.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
 def _prima_linie_eroare(exceptie) -> str | None:
     """Rândul care spune ce s-a întâmplat („ValueError: …”), nu tot traceback-ul."""
     nume, valoare = getattr(exceptie, "ename", None), getattr(exceptie, "evalue", None)
@@ -357,14 +340,8 @@ def _pachetul_vizibil_in_kernel():
     (de exemplu `python -m curs_compilare.instructor.verificare_rapida` pornit din dosarul cursului, pe o mașină
     pe care n-ai rulat `pip install`; kernel-ul pornește în `notebooks/`, unde pachetul nu se vede)."""
     vechi = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(DOSAR_PACHET), *([vechi] if vechi else [])])
-    try:
+    with mock.patch.dict(os.environ, {"PYTHONPATH": os.pathsep.join([str(DOSAR_PACHET), *([vechi] if vechi else [])])}):
         yield
-    finally:
-        if vechi is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = vechi
 
 
 def executa_notebook(
@@ -1059,7 +1036,7 @@ def main(argv=None) -> int:
                 # Cu drumul de pe Colab, fiecare notebook pornește ca într-un runtime nou (așa cum
                 # cer agendele atelierului): clonă nouă, instalare nouă, cache-uri de compilare goale.
                 runtime = dosar_colab / f"runtime_{i:02d}" if colab else None
-                with cache_uri_proaspete(runtime) if colab else contextlib.nullcontext():
+                with cache_gol() if colab else contextlib.nullcontext():
                     r = executa_notebook(cale, iesire / "executate", argumente.limita_celula, argumente.limita_notebook,
                                          colab.runtime_nou(runtime) if colab else None,
                                          limita_ram_mib=profil.limita_ram_gib * 1024 if profil else None)
