@@ -31,6 +31,8 @@ Ce face `ruleaza_pe_ranguri(functie, *argumente, ranguri=2)`:
 from __future__ import annotations
 
 import datetime as dt
+import importlib
+import io
 import os
 import pickle
 import socket
@@ -39,6 +41,7 @@ import sys
 import tempfile
 import time
 import traceback
+import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,6 +114,26 @@ def alege_backend(ranguri: int) -> str:
     return "gloo"
 
 
+def _serializeaza(obiect) -> bytes:
+    """`cloudpickle.dumps`, plus modulele-obiect ale lui PyTorch trimise după nume. Configurațiile
+    (`torch._dynamo.config`, `torch._inductor.config`) sunt instanțe ale unei subclase a lui
+    `ModuleType`, pe care cloudpickle n-o recunoaște ca modul: o funcție care scrie
+    `torch._dynamo.config.patch(...)` n-ar putea fi trimisă. Un modul din `sys.modules` se
+    importă din nou în rang, cu același nume."""
+    import cloudpickle
+
+    class _Impachetator(cloudpickle.Pickler):
+        def reducer_override(self, obj):
+            if (isinstance(obj, types.ModuleType) and type(obj) is not types.ModuleType
+                    and sys.modules.get(getattr(obj, "__name__", None)) is obj):
+                return importlib.import_module, (obj.__name__,)
+            return super().reducer_override(obj)
+
+    tampon = io.BytesIO()
+    _Impachetator(tampon).dump(obiect)
+    return tampon.getvalue()
+
+
 def _port_liber() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -154,7 +177,7 @@ def _lucrator(rang: int, lume: int, adresa: str, backend: str, dosar: str, limit
         try:
             functie, argumente = cloudpickle.loads((dosar / "functie.pkl").read_bytes())
             valoare = functie(*argumente)
-            date = cloudpickle.dumps(("gata", _pe_procesor(valoare)))
+            date = _serializeaza(("gata", _pe_procesor(valoare)))
         finally:
             if dist.is_initialized():
                 dist.destroy_process_group()
@@ -191,7 +214,7 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
     if ranguri < 1:
         raise ValueError(f"Numărul de ranguri trebuie să fie cel puțin 1, nu {ranguri}.")
     try:
-        functie_serializata = cloudpickle.dumps((functie, argumente))
+        functie_serializata = _serializeaza((functie, argumente))
     except Exception as e:  # noqa: BLE001
         raise TypeError(
             "Funcția sau argumentele ei nu se pot trimite altor procese (cloudpickle: "

@@ -1,0 +1,478 @@
+"""Verificările exercițiilor din capitolul 08 — compilarea când un GPU nu ajunge: DDP și FSDP2.
+
+- exercițiul 1: un `nn.Sequential` pus sub DDP care chiar se compilează (nu doar în aparență);
+- exercițiul 2: câte grafuri face DDPOptimizer, prezis din mărimile straturilor;
+- exercițiul 3: FSDP2 compilat bloc cu bloc, fără recompilarea primului bloc.
+
+Exercițiile 1 și 3 rulează codul tău în două procese (ranguri) cu `torch.distributed` (gloo, pe
+procesor, pe orice mașină: se verifică mecanismul, nu viteza), pornite de
+`cap08_ranguri.ruleaza_pe_ranguri`: funcția ta ajunge în ele după valoare (cu cloudpickle),
+chiar dacă e scrisă într-o celulă. Fiecare rang primește alte date; verificarea compară ce dă
+codul tău cu un model de referință, fără DDP și fără compilare, și numără ce a compilat Dynamo
+cu backend-ul pe care ți-l dă (un numărător: vede fiecare graf și fiecare rulare a lui). Un rang
+care se blochează (de exemplu, o operație colectivă chemată doar într-un rang) e oprit după o
+limită, iar mesajul spune ce s-a întâmplat. Intrările se aleg la întâmplare la fiecare rulare
+(`CURS_SEMINTA=…` le fixează).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import textwrap
+
+import torch
+import torch.nn as nn
+
+from ..capitole import cap08_distribuit as distribuit
+from ..capitole.cap08_ranguri import EroareRanguri, ruleaza_pe_ranguri
+from ..cifre import cu_substantiv, format_numar
+from .baza import (
+    NESCRIS,
+    GresealaCursant,
+    Rezultat,
+    apeleaza,
+    compara_tensori,
+    cu_originalul,
+    descrie_garda,
+    generator_aleator,
+    verificare,
+)
+
+__all__ = ["exercitiul_1", "exercitiul_2", "exercitiul_3", "LIMITA_RANGURI_S"]
+
+#: Cât are voie să dureze rularea în ranguri a unei verificări (pornirea proceselor, importul lui
+#: torch, compilarea și pașii). Un rang blocat e oprit după atât.
+LIMITA_RANGURI_S = 150.0
+#: Cât are voie să dureze un apel al codului tău în rang (pregătirea modelului, un pas).
+LIMITA_APEL_S = 60.0
+#: Limita întregii verificări (în procesul notebook-ului).
+LIMITA_VERIFICARE_S = 240.0
+RANGURI = 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Unelte comune
+# ---------------------------------------------------------------------------------------------
+
+
+def _e_ciot(functie) -> bool:
+    """Adevărat dacă funcția (sau clasa) cursantului e încă ciotul din notebook: corpul ei e doar
+    `raise NotImplementedError` (cu comentarii, docstring sau `pass` în jur). Se vede din sursă,
+    fără s-o rulăm: exercițiile 1 și 3 ar porni altfel două procese ca să afle același lucru."""
+    try:
+        arbore = ast.parse(textwrap.dedent(inspect.getsource(functie)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    definitii = [n for n in ast.walk(arbore) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not definitii:
+        return False
+    corp = [n for n in definitii[0].body
+            if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)) and not isinstance(n, ast.Pass)]
+    return (len(corp) == 1 and isinstance(corp[0], ast.Raise)
+            and "NotImplementedError" in ast.unparse(corp[0].exc or ast.Constant(None)))
+
+
+def _cere_functie(functie, semnatura: str) -> None:
+    if functie is None:
+        raise GresealaCursant(f"Ai dat None: trebuia funcția `{semnatura}`.")
+    if not callable(functie) or inspect.isclass(functie):
+        raise GresealaCursant(f"Trebuia funcția `{semnatura}`, dar am primit {type(functie).__name__}. "
+                              "Dă numele funcției, fără paranteze.")
+    if _e_ciot(functie):
+        raise GresealaCursant(NESCRIS)
+
+
+def _respins(mesaj: str) -> tuple:
+    return ("respins", mesaj)
+
+
+def _in_rang(corp, *argumente):
+    """Rulează `corp(*argumente)` în rang și întoarce ("bun", valoare) sau ("respins", mesaj)
+    pentru o greșeală a cursantului (mesajul ajunge în notebook)."""
+    try:
+        return ("bun", corp(*argumente))
+    except GresealaCursant as greseala:
+        return _respins(str(greseala))
+
+
+def _ruleaza_verificarea(corp, *argumente) -> list:
+    """Pornește verificarea în ranguri și întoarce valorile rangurilor. Un mesaj de respingere
+    dintr-un rang devine `GresealaCursant`; un rang căzut sau blocat, la fel, cu explicația."""
+    try:
+        rezultate = ruleaza_pe_ranguri(_in_rang, corp, *argumente, ranguri=RANGURI, limita_s=LIMITA_RANGURI_S,
+                                       gratie_s=15.0, backend="gloo", arata_iesirea=False)
+    except EroareRanguri as eroare:
+        for stare in eroare.stari:  # un rang care a respins răspunsul spune de ce; celălalt îl aștepta
+            if stare.fel == "gata" and stare.valoare[0] == "respins":
+                raise GresealaCursant(stare.valoare[1]) from None
+        blocate = [s for s in eroare.stari if s.fel in ("blocat", "așteptare")]
+        if blocate and not any(s.fel in ("eroare", "oprit") for s in eroare.stari):
+            raise GresealaCursant(
+                f"Verificarea n-a terminat în {format_numar(LIMITA_RANGURI_S)} s și am oprit rangurile. Cel mai des, "
+                "un rang așteaptă o operație colectivă (un all-reduce, un `barrier`, pasul înapoi al lui DDP) la "
+                "care celălalt nu vine: codul tău face ceva doar într-un rang (`if dist.get_rank() == 0:`) sau un "
+                "număr diferit de pași în ranguri."
+            ) from None
+        raise GresealaCursant(
+            "Un rang s-a oprit cu o eroare pe care verificarea n-a prevăzut-o:\n" + str(eroare)
+        ) from None
+    except TypeError as eroare:  # funcția nu se poate trimite în ranguri
+        raise GresealaCursant(str(eroare)) from None
+    for rezultat in rezultate:
+        if rezultat[0] == "respins":
+            raise GresealaCursant(rezultat[1])
+    return [r[1] for r in rezultate]
+
+
+def _gradienti_de_referinta(referinta: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """Ieșirea și gradienții modelului de referință pe datele rangului, mediați între ranguri
+    (ce trebuie să dea DDP sau FSDP)."""
+    import torch.distributed as dist
+
+    referinta.zero_grad(set_to_none=True)
+    iesire = referinta(x)
+    iesire.pow(2).mean().backward()
+    gradienti = []
+    for p in referinta.parameters():
+        g = p.grad.detach().clone()
+        dist.all_reduce(g)
+        gradienti.append(g / dist.get_world_size())
+    return iesire.detach(), gradienti
+
+
+def _linii_in_grafuri(numarator) -> int:
+    """Câte operații liniare (`linear`, `addmm`, `mm`) sunt în grafurile văzute de numărător."""
+    total = 0
+    for gm in numarator.grafuri:
+        for nod in gm.graph.nodes:
+            if nod.op in ("call_function", "call_method", "call_module"):
+                nume = str(getattr(nod.target, "__name__", nod.target)).lower()
+                total += any(cuvant in nume for cuvant in ("linear", "addmm", "mm"))
+    return total
+
+
+def _configuratia_dynamo() -> dict:
+    return torch._dynamo.config.get_config_copy()
+
+
+def _schimbari(inainte: dict) -> list[str]:
+    acum = _configuratia_dynamo()
+    schimbate = []
+    for cheie, valoare in inainte.items():
+        try:
+            if acum.get(cheie, valoare) != valoare:
+                schimbate.append(f"torch._dynamo.config.{cheie}")
+        except Exception:  # noqa: BLE001 — valori care nu se pot compara
+            pass
+    return schimbate
+
+
+# ---------------------------------------------------------------------------------------------
+# Exercițiul 1: modelul care nu se compila sub DDP
+# ---------------------------------------------------------------------------------------------
+
+
+def _secventa_aleatoare(rng) -> tuple[nn.Sequential, int, int]:
+    latimi = [rng.randrange(8, 49, 4) for _ in range(rng.randint(3, 5))]
+    straturi: list[nn.Module] = []
+    for intrare, iesire in zip(latimi, latimi[1:]):
+        straturi += [nn.Linear(intrare, iesire), rng.choice([nn.GELU, nn.ReLU, nn.Tanh])()]
+    straturi.append(nn.Linear(latimi[-1], 1))
+    return nn.Sequential(*straturi), latimi[0], sum(isinstance(s, nn.Linear) for s in straturi)
+
+
+def _mesaj_fara_grafuri(contoare: dict) -> str:
+    if contoare["grafuri"] > 0:
+        return (
+            "Numărătorul pe care ți l-am dat (`backend`) n-a primit niciun graf, deși Dynamo a compilat ceva: "
+            "ai compilat cu alt backend. Dă-i lui `torch.compile` (sau lui `model.compile`) `backend=backend`, "
+            "ca verificarea să vadă ce compilezi."
+        )
+    return (
+        "Dynamo n-a capturat niciun graf: modelul a rulat în întregime în modul eager, fără niciun avertisment. "
+        "Asta e compilarea care nu face nimic: când compilezi `DDP(model)`, Dynamo pornește de la "
+        "`DistributedDataParallel.forward`, se întrerupe în el, iar modelul e chemat din cod pe care nu-l urmărește. "
+        "Pentru Dynamo, `Sequential.forward` e atunci un cadru nou, iar codul din `torch.nn` e pe lista fișierelor pe "
+        "care le sare. Un modul scris de tine nu e pe listă. Fă ca Dynamo să înceapă într-un cod care nu e sărit: "
+        "compilează modelul înainte să-l dai lui DDP, sau învelește-l într-un modul al tău."
+    )
+
+
+def _corp_1(pregateste, seminta: int, backend: str):
+    import torch.distributed as dist
+    from torch._dynamo.utils import counters
+
+    from ..inspectie import NumaratorCompilari
+
+    import random
+
+    rng = random.Random(seminta)
+    torch.manual_seed(seminta)
+    model, latime, liniare = _secventa_aleatoare(rng)
+    referinta = copy.deepcopy(model)
+    numarator = NumaratorCompilari(backend)
+    torch._dynamo.reset()
+    counters.clear()
+    pregatit = apeleaza(pregateste, model, numarator, limita_s=LIMITA_APEL_S, ce="funcția ta `pregateste`")
+    if pregatit is None:
+        raise GresealaCursant("`pregateste` a întors None: ai uitat `return`? Trebuia modelul gata de antrenare.")
+    if not callable(pregatit):
+        raise GresealaCursant(f"`pregateste` a întors {type(pregatit).__name__}, care nu se poate chema ca un model.")
+    generator = torch.Generator().manual_seed(seminta + 1 + dist.get_rank())
+    rulari_pe_pas = []
+    for pas in range(2):
+        x = torch.randn(rng.randint(3, 9), latime, generator=generator)
+        iesire_ref, gradienti_ref = _gradienti_de_referinta(referinta, x)
+        gradienti_locali = [p.grad.detach().clone() for p in referinta.parameters()]
+        for p in model.parameters():
+            p.grad = None
+        rulari = numarator.rulari
+        iesire = apeleaza(pregatit, x, limita_s=LIMITA_APEL_S, ce="modelul întors de `pregateste` (pasul înainte)")
+        compara_tensori(iesire, iesire_ref, f"pasul înainte {pas + 1}, în rangul {dist.get_rank()}")
+        apeleaza(lambda: iesire.pow(2).mean().backward(), limita_s=LIMITA_APEL_S, ce="pasul înapoi")
+        rulari_pe_pas.append(numarator.rulari - rulari)
+        obtinuti = [p.grad for p in model.parameters()]
+        if any(g is None for g in obtinuti):
+            raise GresealaCursant(
+                "După pasul înapoi, parametrii modelului primit n-au gradient: modelul tău antrenează o copie a "
+                "lui? Pune sub DDP chiar modelul primit (sau un modul care îl conține), ca gradienții să ajungă în "
+                "parametrii lui."
+            )
+        for obtinut, asteptat, local in zip(obtinuti, gradienti_ref, gradienti_locali):
+            if torch.allclose(obtinut, asteptat, rtol=1e-4, atol=1e-6):
+                continue
+            if torch.allclose(obtinut, local, rtol=1e-4, atol=1e-6):
+                raise GresealaCursant(
+                    "Gradienții sunt cei calculați doar din datele acestui rang, nu media lor între ranguri: "
+                    "modelul nu e sub DDP (sau DDP n-a văzut pasul înapoi). Fiecare rang ar învăța altceva, iar "
+                    "copiile modelului s-ar despărți după primul pas al optimizatorului."
+                )
+            raise GresealaCursant(
+                f"Gradienții de după pasul înapoi {pas + 1} nu sunt media gradienților din cele două ranguri "
+                f"(diferența maximă: {format_numar(float((obtinut - asteptat).abs().max()), 3)})."
+            )
+    contoare = distribuit.numar_grafuri_compilate()
+    if numarator.compilari == 0:
+        raise GresealaCursant(_mesaj_fara_grafuri(contoare))
+    if min(rulari_pe_pas) == 0:
+        raise GresealaCursant(
+            "Dynamo a compilat un graf, dar la un pas modelul n-a rulat nicio bucată compilată: "
+            "ai compilat altceva decât modelul pe care îl întorci."
+        )
+    if _linii_in_grafuri(numarator) < liniare:
+        raise GresealaCursant(
+            f"Grafurile compilate au mai puține straturi liniare decât modelul ({liniare}): o parte din model "
+            "rulează în afara grafului. Compilează tot modelul, nu doar o bucată."
+        )
+    return {"grafuri": numarator.compilari, "liniare": liniare}
+
+
+def exercitiul_1(pregateste) -> Rezultat:
+    """Verifică `pregateste(model, backend)`: primește un `nn.Sequential` (straturi și lățimi
+    alese la întâmplare) și un backend de compilare și întoarce ce se antrenează în fiecare rang.
+    În două ranguri, cu date diferite: ieșirea egală cu a modelului neatins, gradienții din
+    parametrii modelului egali cu media gradienților celor două ranguri (deci DDP e acolo), cel
+    puțin un graf compilat cu `backend`, rulat la fiecare pas și cu toate straturile liniare."""
+
+    def corp():
+        _cere_functie(pregateste, "pregateste(model, backend)")
+        rng = generator_aleator()
+        backend = distribuit.backend_compilare("gloo")
+        rezultate = _ruleaza_verificarea(_corp_1, pregateste, rng.randrange(2**31), backend)
+        grafuri = rezultate[0]["grafuri"]
+        return (
+            f"Modelul tău se antrenează sub DDP (gradienții sunt media celor două ranguri) și chiar e compilat: "
+            f"{cu_substantiv(grafuri, 'graf', 'grafuri')} cu toate cele {rezultate[0]['liniare']} straturi liniare, "
+            "rulat la fiecare pas."
+        )
+
+    return verificare("Exercițiul 1", corp, limita_s=LIMITA_VERIFICARE_S)
+
+
+# ---------------------------------------------------------------------------------------------
+# Exercițiul 2: câte grafuri face DDPOptimizer
+# ---------------------------------------------------------------------------------------------
+
+
+def _cazuri_2(rng) -> list[tuple[list[int], float]]:
+    mib = 1024 * 1024
+    cazuri = [
+        ([mib] * 4, 1.0),  # fiecare strat umple exact o găleată
+        ([mib - 4, 4, mib], 1.0),  # găleata ajunge la limită abia cu al doilea strat
+        ([0, 3 * mib, 0, 0], 2.0),  # straturi fără parametri la început și la sfârșit
+        ([5 * mib], 1.0),  # un singur strat, mai mare decât găleata
+        ([1000] * 10, 25.0),  # totul într-o singură găleată
+    ]
+    for _ in range(40):
+        straturi = [rng.choice([0, rng.randrange(1, 4 * mib), rng.randrange(1, mib // 2)]) for _ in range(rng.randint(1, 14))]
+        cazuri.append((straturi, rng.choice([1.0, 1.5, 2.0, 3.0, 4.0, rng.uniform(1, 6)])))
+    rng.shuffle(cazuri)
+    return cazuri
+
+
+def exercitiul_2(numar_grafuri) -> Rezultat:
+    """Verifică `numar_grafuri(octeti, galeata_mb)` pe 45 de cazuri (straturi și găleți alese la
+    întâmplare, plus câteva la limită): același număr de grafuri ca regula lui DDPOptimizer."""
+
+    def corp():
+        _cere_functie(numar_grafuri, "numar_grafuri(octeti, galeata_mb)")
+        rng = generator_aleator()
+        interzise = {distribuit.grafuri_prezise: "distribuit.grafuri_prezise"}
+        for octeti, galeata_mb in _cazuri_2(rng):
+            asteptat = distribuit.grafuri_prezise(octeti, galeata_mb)
+            obtinut = apeleaza(numar_grafuri, list(octeti), galeata_mb, limita_s=5.0, interzise=interzise,
+                               ce="funcția ta `numar_grafuri`")
+            if isinstance(obtinut, bool) or not isinstance(obtinut, int):
+                if isinstance(obtinut, float) and obtinut.is_integer():
+                    obtinut = int(obtinut)
+                else:
+                    raise GresealaCursant(f"`numar_grafuri` trebuie să întoarcă un număr întreg de grafuri, "
+                                          f"nu {type(obtinut).__name__} ({obtinut!r}).")
+            if obtinut != asteptat:
+                mib = [format_numar(o / 2**20, 3) for o in octeti]
+                raise GresealaCursant(
+                    f"Pentru straturile de {', '.join(mib)} MiB (în ordinea pasului înainte) și "
+                    f"`galeata_mb={format_numar(galeata_mb, 3)}`, DDPOptimizer face "
+                    f"{cu_substantiv(asteptat, 'graf', 'grafuri')}, iar funcția ta spune {obtinut}. "
+                    + _sfat_2(octeti, galeata_mb, obtinut, asteptat)
+                )
+        return ("Ai prezis corect numărul de grafuri în toate cele 45 de cazuri: o găleată se închide când "
+                "a ajuns la limită (prima la 1 MiB), iar straturile se parcurg de la ultimul la primul.")
+
+    return verificare("Exercițiul 2", corp, limita_s=60.0)
+
+
+def _sfat_2(octeti, galeata_mb, obtinut, asteptat) -> str:
+    if any(o == 0 for o in octeti):
+        return ("Un strat fără parametri (0 octeți) nu umple nicio găleată; o găleată goală rămasă la "
+                "început (straturi fără parametri înaintea primului cu parametri) nu e un graf separat.")
+    if len(octeti) > 1 and obtinut == distribuit.grafuri_prezise(list(reversed(octeti)), galeata_mb):
+        return "Parcurge straturile de la ultimul la primul: în această ordine ajung gata gradienții."
+    return ("Verifică limita primei găleți (1 MiB, oricât ar fi `galeata_mb`), că o găleată se închide "
+            "când a ajuns la limită (≥, nu >) și că un strat nu se împarte între găleți.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Exercițiul 3: FSDP2 compilat bloc cu bloc, fără recompilare
+# ---------------------------------------------------------------------------------------------
+
+
+def _corp_3(pregateste_fsdp, seminta: int, backend: str):
+    import random
+
+    import torch.distributed as dist
+    from torch._dynamo.utils import counters
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.fsdp import FSDPModule
+
+    from ..inspectie import NumaratorCompilari
+
+    rng = random.Random(seminta)
+    torch.manual_seed(seminta)
+    latime, blocuri = rng.randrange(16, 65, 8), rng.randint(3, 5)
+    model = distribuit.ReteaBlocuri(latime, blocuri)
+    referinta = copy.deepcopy(model)
+    retea = init_device_mesh("cpu", (dist.get_world_size(),))
+    numarator = NumaratorCompilari(backend)
+    torch._dynamo.reset()
+    counters.clear()
+    inainte = _configuratia_dynamo()
+    pregatit = apeleaza(pregateste_fsdp, model, retea, numarator, limita_s=LIMITA_APEL_S,
+                        ce="funcția ta `pregateste_fsdp`")
+    if pregatit is None:
+        raise GresealaCursant("`pregateste_fsdp` a întors None: ai uitat `return`?")
+    if not callable(pregatit):
+        raise GresealaCursant(f"`pregateste_fsdp` a întors {type(pregatit).__name__}, care nu se poate chema.")
+    nefragmentate = [f"blocuri[{i}]" for i, b in enumerate(model.blocuri) if not isinstance(b, FSDPModule)]
+    if not isinstance(model, FSDPModule):
+        nefragmentate.append("rădăcina (modelul)")
+    if nefragmentate:
+        raise GresealaCursant(
+            f"Nu sunt fragmentate cu `fully_shard`: {', '.join(nefragmentate)}. Exercițiul cere câte o unitate FSDP "
+            "pentru fiecare bloc și una pentru rădăcină (pentru parametrii rămași, ai capului)."
+        )
+    greutate = model.blocuri[0].liniar.weight
+    if type(greutate).__name__ != "DTensor" or greutate.to_local().shape[0] != latime // dist.get_world_size():
+        raise GresealaCursant(
+            "Greutățile blocurilor nu sunt fragmentate pe rânduri între cele două ranguri (fiecare rang trebuia "
+            f"să țină {latime // dist.get_world_size()} din cele {latime} rânduri): folosește rețeaua de dispozitive "
+            "primită, `fully_shard(bloc, mesh=retea)`."
+        )
+    generator = torch.Generator().manual_seed(seminta + 1 + dist.get_rank())
+    lot = rng.randint(3, 9)  # același lot la fiecare pas: o formă nouă ar fi altă recompilare
+    rulari_pe_pas = []
+    for pas in range(2):
+        x = torch.randn(lot, latime, generator=generator)
+        iesire_ref, gradienti_ref = _gradienti_de_referinta(referinta, x)
+        for p in model.parameters():
+            p.grad = None
+        rulari = numarator.rulari
+        iesire = apeleaza(pregatit, x, limita_s=LIMITA_APEL_S, ce="modelul întors (pasul înainte)")
+        compara_tensori(iesire, iesire_ref, f"pasul înainte {pas + 1}, în rangul {dist.get_rank()}", rtol=1e-4, atol=1e-5)
+        apeleaza(lambda: iesire.pow(2).mean().backward(), limita_s=LIMITA_APEL_S, ce="pasul înapoi")
+        rulari_pe_pas.append(numarator.rulari - rulari)
+        for (nume, p), asteptat in zip(model.named_parameters(), gradienti_ref):
+            if p.grad is None:
+                raise GresealaCursant(f"După pasul înapoi, `{nume}` n-are gradient.")
+            obtinut = p.grad.full_tensor() if hasattr(p.grad, "full_tensor") else p.grad
+            if not torch.allclose(obtinut, asteptat, rtol=1e-4, atol=1e-6):
+                raise GresealaCursant(
+                    f"Gradientul lui `{nume}` nu e media gradienților celor două ranguri (diferența maximă: "
+                    f"{format_numar(float((obtinut - asteptat).abs().max()), 3)})."
+                )
+    schimbate = _schimbari(inainte)
+    if schimbate:
+        raise GresealaCursant(
+            f"Codul tău schimbă configurația globală a lui Dynamo ({', '.join(f'`{s}`' for s in schimbate[:3])}). "
+            "Așa ascunzi recompilarea (de exemplu, o limită de recompilări mai mică trimite blocul în modul eager "
+            "pe tăcute), nu o repari. Am pus-o la loc. Repară cauza: intrarea primului bloc."
+        )
+    intreruperi = sum(counters["graph_break"].values())
+    if numarator.compilari == 0:
+        raise GresealaCursant(_mesaj_fara_grafuri(distribuit.numar_grafuri_compilate()))
+    if intreruperi:
+        raise GresealaCursant(
+            f"Blocurile compilate au {cu_substantiv(intreruperi, 'întrerupere', 'întreruperi')} ale grafului: "
+            f"{next(iter(counters['graph_break']))[:160]}. Un cârlig pus pe un bloc compilat rulează în graful lui; "
+            "compilează blocurile (nu modelul întreg, pe care FSDP îl învelește cu cârligele lui) și pune ce e de "
+            "făcut înaintea lor în afara oricărui graf."
+        )
+    if numarator.compilari > 1:
+        motive = [m for m in distribuit._motive_recompilare() if m]
+        motiv = f" Garda căzută: {descrie_garda(motive[0])}." if motive else ""
+        raise GresealaCursant(
+            f"Au fost {numarator.compilari} compilări în loc de una.{motiv} Toate blocurile au același cod "
+            "(`Bloc.forward`), deci aceleași gărzi: primul bloc primește datele (fără `requires_grad`), celelalte "
+            "ieșirea unui bloc (cu `requires_grad`). Fă ca blocurile compilate să vadă același fel de intrare."
+        )
+    if min(rulari_pe_pas) < blocuri - 1:
+        raise GresealaCursant(
+            f"La un pas au rulat doar {cu_substantiv(min(rulari_pe_pas), 'graf compilat', 'grafuri compilate')} pentru "
+            f"{blocuri} blocuri: exercițiul cere blocurile compilate fiecare (cel mult primul poate rămâne eager)."
+        )
+    return {"compilari": numarator.compilari, "rulari": rulari_pe_pas[-1], "blocuri": blocuri}
+
+
+def exercitiul_3(pregateste_fsdp) -> Rezultat:
+    """Verifică `pregateste_fsdp(model, retea, backend)`: primește o `ReteaBlocuri` (lățime și
+    număr de blocuri alese la întâmplare), o rețea de dispozitive cu două ranguri și un backend.
+    În două ranguri, cu date diferite: fiecare bloc și rădăcina sunt unități FSDP, greutățile sunt
+    fragmentate pe rânduri, ieșirea și gradienții (întregi) egali cu ai modelului de referință
+    (media rangurilor), o singură compilare, fără întreruperi, cel puțin `blocuri - 1` grafuri
+    compilate rulate la fiecare pas, configurația lui Dynamo neatinsă."""
+
+    def corp():
+        _cere_functie(pregateste_fsdp, "pregateste_fsdp(model, retea, backend)")
+        rng = generator_aleator()
+        backend = distribuit.backend_compilare("gloo")
+        rezultate = _ruleaza_verificarea(_corp_3, pregateste_fsdp, rng.randrange(2**31), backend)
+        r = rezultate[0]
+        return (
+            f"Modelul e fragmentat cu FSDP2 și compilat bloc cu bloc: o singură compilare, "
+            f"{cu_substantiv(r['rulari'], 'graf compilat rulat', 'grafuri compilate rulate')} la fiecare pas pentru "
+            f"{r['blocuri']} blocuri, gradienții egali cu media rangurilor."
+        )
+
+    return verificare("Exercițiul 3", corp, limita_s=LIMITA_VERIFICARE_S)
