@@ -474,3 +474,26 @@ def test_readme_trimite_la_trusa():
     assert "\n### Trusa atelierului\n" in readme, "README-ul n-are subsecțiunea „### Trusa atelierului”"
     sectiune = readme.split("\n### Trusa atelierului\n", 1)[1].split("\n#", 1)[0]
     assert "](atelier/)" in sectiune and "make diapozitive" in sectiune
+
+
+def test_varianta_cu_08_din_agenda_o_zi():
+    """Blocul opțional al capitolului 08 înlocuiește blocurile capitolului 07 de la aceeași oră
+    până la aceeași oră: secțiunile lui sunt titluri din notebook-uri, orele se înlănțuie, iar
+    durata lui e exact a blocurilor înlocuite."""
+    antet = ["ora (varianta cu 08)", "capitol", "secțiune", "minute", "ce faci"]
+    tabele = [t for t in _tabele(_text("agenda_o_zi.md")) if t[0] == antet]
+    assert len(tabele) == 1, "agenda de o zi trebuie să aibă un singur tabel al variantei cu 08"
+    varianta = [dict(zip(COLOANE_AGENDA, rand)) for rand in tabele[0][1:]]
+    assert any(r["capitol"] == "08" for r in varianta)
+    for rand in varianta:
+        assert re.fullmatch(r"0[0-8]", rand["capitol"]), rand
+        assert rand["secțiune"] in _titluri_sectiuni(_notebook(rand["capitol"])), rand["secțiune"]
+    inceput, ora = _minute(varianta[0]["ora"]), _minute(varianta[0]["ora"])
+    for rand in varianta:
+        assert _minute(rand["ora"]) == ora, rand
+        ora += int(rand["minute"])
+    zi = _agenda("agenda_o_zi.md")
+    ore = [_minute(r["ora"]) for r in zi]
+    assert inceput in ore and ora in ore, "varianta trebuie să înceapă și să se termine la ore din agenda zilei"
+    inlocuite = [r for r in zi if inceput <= _minute(r["ora"]) < ora]
+    assert inlocuite and {r["capitol"] for r in inlocuite} <= {"07"}, "varianta înlocuiește doar blocuri ale lui 07"

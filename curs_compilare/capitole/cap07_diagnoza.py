@@ -865,6 +865,11 @@ HARTA_DIAGNOZEI: tuple[PasHarta, ...] = (
         "@torch.library.custom_op(...) + register_fake / triton_op + wrap_triton",
         "o operație cu nume și formă cunoscută, un singur nod: nicio întrerupere cu fullgraph=True",
     ),
+    PasHarta(
+        "Modelul meu nu e compilat deloc",
+        'torch._dynamo.utils.counters["stats"]["unique_graphs"]  # după primul pas',
+        "0 la DDP(nn.Sequential): torch.nn e sărit; compilează înainte de DDP sau învelește-l (08)",
+    ),
 )
 
 
@@ -902,7 +907,7 @@ def figura_harta():
     ax.text(50, randuri * 10 + 5, _TITLU_HARTA, ha="center", va="center", fontsize=16, weight="bold")
     ax.text(15, randuri * 10 + 1, "simptomul", ha="center", fontsize=10, color="#555555")
     ax.text(65, randuri * 10 + 1, "prima comandă  ·  ce cauți în ce scoate", ha="center", fontsize=10, color="#555555")
-    culori = ("#fde2e1", "#fff1c9", "#e3f1dc", "#dde9f7", "#efe2f5", "#e6e6e6", "#fbe3cf")
+    culori = ("#fde2e1", "#fff1c9", "#e3f1dc", "#dde9f7", "#efe2f5", "#e6e6e6", "#fbe3cf", "#d9efed")
     for i, pas in enumerate(HARTA_DIAGNOZEI):
         y = (randuri - 1 - i) * 10 + 1
         culoare = culori[i % len(culori)]

@@ -355,7 +355,7 @@ def arata_ddp(masuratori: list[MasuratoareDDP]) -> None:
             continue
         galeata_cheie = cifre.format_numar(m.galeata_mb).replace(",", "_")
         descriere = f"{m.nume}, bucket_cap_mb={cifre.format_numar(m.galeata_mb)}"
-        if m.mod is not MOD_EAGER:
+        if m.mod != MOD_EAGER:
             cifre.inregistreaza(f"08.grafuri_{cheie}_{galeata_cheie}mb", m.grafuri, "grafuri", f"{descriere}: grafuri compilate")
         cifre.inregistreaza(f"08.suprapuse_{cheie}_{galeata_cheie}mb", m.suprapuse[-1], "all-reduce",
                             f"{descriere}: all-reduce-uri pornite înainte de sfârșitul calculului înapoi (din {m.all_reduce[-1]})")

@@ -222,7 +222,10 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
             "tensori, module și funcții; fișierele deschise, firele și generatoarele nu trec dintr-un proces în altul."
         ) from None
     backend = backend or alege_backend(ranguri)
-    fire = max(1, (os.cpu_count() or 2) // ranguri)
+    # Nucleele pe care are voie să ruleze procesul (sub profilul Colab, două), împărțite între
+    # ranguri: procesele copil moștenesc aceeași afinitate.
+    nuclee = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
+    fire = max(1, nuclee // ranguri)
     adresa = f"tcp://127.0.0.1:{_port_liber()}"
     # Rangurile văd aceleași module ca procesul acesta (de exemplu, un modul al cursantului
     # alături de notebook): căile lui sys.path, cu dosarul curent în locul lui "".

@@ -1,0 +1,107 @@
+"""Capitolul 08 în JupyterLab, ca la un cursant: „Run All” pe notebook, apoi, în pagină: ce au
+tipărit rangurile apare în notebook („[rangul 0]”, „[rangul 1]”), nicio celulă nu se oprește cu o
+eroare, graficele se văd, exploratorul găleților are un glisor care schimbă ce arată, iar
+exercițiile nescrise spun „Încă n-ai scris soluția”. Funcțiile din celule ajung în procesele
+rangurilor din kernel-ul lui JupyterLab (nu doar din nbval). Are nevoie de Chromium și de
+playwright (nu și în CI, unde testul se sare)."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from curs_compilare.instructor.fisa import chromium
+
+RADACINA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NUME = "08_antrenare_distribuita.ipynb"
+TOATE_GATA = ("() => document.querySelectorAll('.jp-InputPrompt').length > 10 && "
+              "![...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))"
+              " && [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].every(e => /\\[\\d+\\]/.test(e.textContent))")
+
+
+def _port_liber() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server_jupyterlab(tmp_path):
+    pytest.importorskip("playwright")
+    if chromium() is None:
+        pytest.skip("fără Chromium pe mașină")
+    lucru = tmp_path / "lucru"
+    lucru.mkdir()
+    shutil.copy(os.path.join(RADACINA, "notebooks", NUME), lucru / NUME)
+    # Toate celulele desenate în pagină (JupyterLab 4 le desenează implicit doar pe cele vizibile).
+    setari = tmp_path / "setari" / "@jupyterlab" / "notebook-extension"
+    setari.mkdir(parents=True)
+    (setari / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}', encoding="utf-8")
+    port, jeton = _port_liber(), "jeton-test"
+    comanda = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+               f"--IdentityProvider.token={jeton}", f"--ServerApp.root_dir={lucru}",
+               f"--LabApp.user_settings_dir={tmp_path / 'setari'}", f"--LabApp.workspaces_dir={tmp_path / 'spatii'}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        comanda.append("--allow-root")
+    server = subprocess.Popen(comanda, env={**os.environ, "CURS_PROFIL": "rapid", "CURS_RADACINA": RADACINA},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    adresa = f"http://127.0.0.1:{port}"
+    try:
+        termen = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{adresa}/api/status?token={jeton}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > termen or server.poll() is not None:
+                    pytest.fail("JupyterLab n-a pornit în 60 s")
+                time.sleep(0.5)
+        yield adresa, jeton
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def test_capitolul_08_ruleaza_tot_in_jupyterlab(server_jupyterlab, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    adresa, jeton = server_jupyterlab
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        try:
+            pagina = browser.new_page(viewport={"width": 1280, "height": 900})
+            pagina.goto(f"{adresa}/lab/tree/{NUME}?token={jeton}")
+            pagina.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90000)
+            pagina.wait_for_timeout(2000)
+            pagina.click("text=Run", timeout=20000)
+            pagina.click("text=Run All Cells", timeout=20000)
+            pagina.wait_for_function(TOATE_GATA, timeout=400000)
+            pagina.wait_for_timeout(1500)
+            iesiri = pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText).join('\\n')")
+            erori = pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.error\"]').length")
+            assert erori == 0, iesiri[-3000:]
+            assert "[rangul 0] sunt rangul 0 din 2" in iesiri and "[rangul 1] sunt rangul 1 din 2" in iesiri
+            assert "Sequential: torch.compile(DDP(model))" in iesiri and "requires_grad" in iesiri
+            assert iesiri.count("Încă n-ai scris soluția") == 3
+            assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 3
+            # Exploratorul: glisorul găleții schimbă textul de sub el.
+            glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
+            glisor.wait_for(timeout=30000)
+            inainte = pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText).filter(t => t.includes('bucket_cap_mb=')).join('|')")
+            glisor.scroll_into_view_if_needed()
+            glisor.click()
+            pagina.keyboard.press("End")
+            pagina.wait_for_timeout(2500)
+            dupa = pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText).filter(t => t.includes('bucket_cap_mb=')).join('|')")
+            assert "bucket_cap_mb=1:" in inainte and dupa != inainte and "bucket_cap_mb=25:" in dupa, (inainte, dupa)
+            pagina.screenshot(path=str(tmp_path / "capitolul_08.png"), full_page=False)
+        finally:
+            browser.close()
