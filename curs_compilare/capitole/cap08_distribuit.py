@@ -160,6 +160,15 @@ def _goleste_contoarele() -> None:
     counters.clear()
 
 
+def _liniste_in_rang() -> None:
+    """În ranguri, jurnalele lui Dynamo doar pentru erori: avertismentul despre `record_function`
+    din `DDP.forward` („Profiler record function … will be ignored”) n-are legătură cu lecția, iar
+    întreruperile și recompilările se numără din contoare."""
+    import logging
+
+    torch._logging.set_logs(dynamo=logging.ERROR)
+
+
 def _dispozitivul_rangului():
     import torch.distributed as dist
 
@@ -226,6 +235,7 @@ def marcheaza_sfarsitul_calculului(radacina, momente: dict) -> None:
 
 def _experiment_ddp(configuratii, latime, blocuri, lot, pasi, backend):
     """Corpul unui rang pentru `masoara_ddp` (rulează în fiecare rang)."""
+    _liniste_in_rang()
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
 
@@ -372,6 +382,7 @@ def _secventa(latime: int) -> nn.Sequential:
 
 
 def _experiment_plasare(variante, latime, backend):
+    _liniste_in_rang()
     from torch.nn.parallel import DistributedDataParallel as DDP
 
     dispozitiv = _dispozitivul_rangului()
@@ -428,6 +439,7 @@ def _autograd_compilat(compilator):
 
 
 def _experiment_reductor(latime, blocuri, galeata_mb, pasi, backend):
+    _liniste_in_rang()
     from torch.nn.parallel import DistributedDataParallel as DDP
 
     dispozitiv = _dispozitivul_rangului()
@@ -477,6 +489,7 @@ def _motive_recompilare() -> list[str]:
 
 
 def _experiment_fsdp(latime, blocuri, intrare, fullgraph, pasi, backend):
+    _liniste_in_rang()
     import torch.distributed as dist
     from torch.distributed.device_mesh import init_device_mesh
     from torch.distributed.fsdp import fully_shard
