@@ -11,18 +11,18 @@ câte grafuri a compilat Dynamo, câte all-reduce-uri au pornit înainte să se 
   `torch._dynamo.config.optimize_ddp` și cu găleți de mărimi diferite: grafurile, all-reduce-urile
   și momentul fiecăruia față de sfârșitul pasului înapoi, plus verificarea că rangurile au rămas
   identice;
-- `grafuri_sub_ddp` — unde pui compilarea față de `DDP(...)`: câte grafuri iese din fiecare
+- `grafuri_sub_ddp` — unde pui compilarea față de `DDP(...)`: câte grafuri ies din fiecare
   variantă, pentru un `nn.Sequential` și pentru un modul scris de tine (compilarea care nu face
   nimic, fără niciun avertisment);
-- `reductor_python` — `optimize_ddp="python_reducer"` cu autograd compilat: all-reduce-urile
-  ajung operații în graful pasului înapoi;
+- `reductor_python` — `optimize_ddp="python_reducer"` cu autograd-ul compilat: all-reduce-urile
+  devin operații în graful pasului înapoi;
 - `masoara_fsdp` — FSDP2 (`fully_shard`) pe o rețea de dispozitive, compilat bloc cu bloc: ce
   parametri ține fiecare rang, câte compilări și recompilări, cu ce motiv;
 - `grafuri_prezise` — câte grafuri face DDPOptimizer dintr-o listă de mărimi de straturi (regula
   din `torch/_dynamo/backends/distributed.py`, verificată în teste față de măsurătoare);
 - graficele (`grafic_grafuri_pe_galeata`, `grafic_suprapunere`) și exploratorul găleților.
 
-Rangurile folosesc backend-ul „aot_eager” al compilatorului pe procesor: aceleași grafuri,
+Pe procesor, rangurile folosesc backend-ul de compilare „aot_eager”: aceleași grafuri,
 aceleași împărțiri și aceleași gărzi ca Inductor, fără generarea de cod C++ (care ar dura zeci
 de secunde pe două nuclee). Pe mai multe GPU-uri, cu NCCL, compilează Inductor.
 """
@@ -117,7 +117,7 @@ def octeti_pe_strat(model: nn.Module) -> list[int]:
 def grafuri_prezise(octeti: list[int], galeata_mb: float, prima_galeata_mb: float = PRIMA_GALEATA_MB) -> int:
     """Câte grafuri face DDPOptimizer dintr-un lanț de straturi cu `octeti` (în ordinea pasului
     înainte), pentru găleți de `galeata_mb` MiB. Regula lui (`torch/_dynamo/backends/distributed.py`):
-    parcurge straturile de la ultimul la primul (ordinea în care se termină gradienții) și adună
+    parcurge straturile de la ultimul la primul (ordinea în care sunt gata gradienții) și adună
     octeții într-o găleată; când găleata are cel puțin limita (prima: `prima_galeata_mb`, celelalte:
     `galeata_mb`), următorul strat începe o găleată nouă, deci un graf nou."""
     if galeata_mb < prima_galeata_mb:
@@ -248,7 +248,7 @@ def _experiment_ddp(configuratii, latime, blocuri, lot, pasi, backend):
         ddp = DDP(model, bucket_cap_mb=galeata_mb)
         if mod is True and galeata_mb < PRIMA_GALEATA_MB:
             # DDPOptimizer refuză o găleată mai mică decât prima; eroarea apare la prima compilare,
-            # deci o prindem aici, cu o compilare de probă, fără să lăsăm rangurile în dezacord.
+            # deci e prinsă aici, cu o compilare de probă, fără ca rangurile să rămână în dezacord.
             try:
                 with torch._dynamo.config.patch(optimize_ddp=True):
                     torch.compile(ddp, backend=backend)(torch.randn(2, latime, device=dispozitiv))
@@ -259,7 +259,7 @@ def _experiment_ddp(configuratii, latime, blocuri, lot, pasi, backend):
         momente = {"all_reduce": [], "sfarsit_calcul": None}
 
         # Un cârlig de comunicare (comm hook): DDP îl cheamă când o găleată e gata, ca să-i
-        # pornească all-reduce-ul. Îi notăm momentul, apoi facem exact ce face DDP implicit.
+        # pornească all-reduce-ul. Cârligul notează momentul, apoi face exact ce face DDP implicit.
         def carlig(state, bucket):
             momente["all_reduce"].append(time.perf_counter())
             viitor = dist.all_reduce(bucket.buffer(), async_op=True).get_future()
@@ -316,7 +316,7 @@ def masoara_ddp(configuratii, *, latime: int = 512, blocuri: int = 8, lot: int =
     False (un singur graf) sau „python_reducer”. Modelul e `ReteaBlocuri(latime, blocuri)`,
     compilat cu `torch.compile(DDP(model))`; fiecare configurație face un pas de încălzire și
     `pasi` pași măsurați, cu date diferite pe fiecare rang. O configurație cu DDPOptimizer și o
-    găleată mai mică decât prima (1 MiB) nu rulează: întoarce eroarea lui în `eroare`."""
+    găleată mai mică decât prima (1 MiB) nu rulează: întoarce eroarea lui DDPOptimizer în `eroare`."""
     backend = alege_backend(ranguri)
     configuratii = [(mod, float(galeata)) for mod, galeata in configuratii]
     pe_ranguri = ruleaza_pe_ranguri(_experiment_ddp, configuratii, latime, blocuri, lot, pasi,
@@ -534,7 +534,7 @@ def masoara_fsdp(*, intrare: bool = False, fullgraph: bool = False, latime: int 
     """`ReteaBlocuri(latime, blocuri, intrare)` fragmentată cu FSDP2 (`fully_shard` pe fiecare
     bloc, apoi pe rădăcină) pe o rețea de dispozitive cu `ranguri` procese, fiecare bloc compilat
     (`bloc.compile(fullgraph=fullgraph)`), antrenată `pasi` pași. Întoarce, pentru fiecare rang:
-    tipul și formele unei greutăți (întreagă și fragmentul local), compilările, rulările
+    tipul și formele unei greutăți (forma întreagă și cea a fragmentului local), compilările, rulările
     compilate, motivele recompilărilor, întreruperile și memoria parametrilor (a rangului și a
     modelului întreg)."""
     backend = alege_backend(ranguri)
@@ -610,8 +610,8 @@ def exploreaza_galetile(masuratori: list[MasuratoareDDP], octeti: list[int] | No
         alese.sort(key=lambda m: {MOD_EAGER: 0, True: 1, False: 2}.get(m.mod, 3))
         compilat = next(m for m in alese if m.mod is True)
         prezis = f", prezise de regulă: {grafuri_prezise(octeti, galeata_mb)}" if octeti is not None else ""
-        print(f"bucket_cap_mb={cifre.format_numar(galeata_mb)}: {cifre.cu_substantiv(compilat.grafuri, 'graf', 'grafuri')} "
-              f"compilate{prezis}; all-reduce-uri pe pas: {compilat.all_reduce[-1]}")
+        print(f"bucket_cap_mb={cifre.format_numar(galeata_mb)}: "
+              f"{cifre.cu_substantiv(compilat.grafuri, 'graf compilat', 'grafuri compilate')}{prezis}; all-reduce-uri pe pas: {compilat.all_reduce[-1]}")
         arata(grafic_suprapunere(alese, f"bucket_cap_mb={cifre.format_numar(galeata_mb)}"))
 
     return exploreaza(actualizeaza, galeata_mb=Control("bucket_cap_mb (MiB)", galeti, implicit=galeti[0]))

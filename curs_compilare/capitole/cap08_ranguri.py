@@ -2,13 +2,13 @@
 ca sub `torchrun`, iar notebook-ul primește înapoi ce a întors fiecare rang.
 
 De ce e nevoie de o unealtă. Antrenarea pe mai multe GPU-uri rulează câte un proces pe GPU
-(un **rang**); procesele vorbesc între ele prin `torch.distributed` (gloo pe procesor, NCCL pe
+(un **rang**, *rank*); procesele vorbesc între ele prin `torch.distributed` (gloo pe procesor, NCCL pe
 GPU-uri). Un notebook e însă un singur proces. Rangurile pornesc ca interpretoare Python noi (ca
 metoda `spawn` a lui `multiprocessing`; `fork` ar copia și starea CUDA a notebook-ului, care nu
 se poate folosi într-un proces copil). Un proces nou nu vede ce ai definit în notebook: o funcție
-se trimite de obicei după modul și nume, iar modulul unei celule e `__main__`-ul kernel-ului
+se trimite de obicei prin referință (după modul și nume), iar modulul unei celule e `__main__`-ul kernel-ului
 Jupyter, pe care alt proces nu-l poate importa. De aceea `ruleaza_pe_ranguri` trimite funcția
-**după valoare**, cu `cloudpickle` (codul ei, plus funcțiile, clasele și valorile din notebook pe
+**prin valoare**, cu `cloudpickle` (codul ei, plus funcțiile, clasele și valorile din notebook pe
 care le folosește), iar fiecare rang pornește cu `python -m curs_compilare.capitole.cap08_ranguri`,
 un modul importabil al cursului, care o primește. Așa merge la fel dintr-un notebook, dintr-un
 script (fără `if __name__ == "__main__":`, de care `multiprocessing` ar avea nevoie) și din teste.
@@ -52,7 +52,7 @@ __all__ = ["EroareRanguri", "StareRang", "alege_backend", "ruleaza_pe_ranguri"]
 class StareRang:
     """Ce s-a întâmplat cu un rang: `fel` e „gata” (a întors `valoare`), „eroare” (a aruncat
     `exceptie`, cu `mesaj` și `traceback`), „oprit” (procesul s-a terminat fără rezultat, cu
-    `cod_iesire`), „blocat” (n-a terminat în limită; l-am oprit noi) sau „așteptare” (l-am oprit
+    `cod_iesire`), „blocat” (n-a terminat în limită și a fost oprit) sau „așteptare” (a fost oprit
     după ce alt rang eșuase). `iesire` e textul tipărit de rang."""
 
     rang: int
@@ -74,7 +74,7 @@ class StareRang:
             return f"rangul {self.rang} a aruncat {self.exceptie}" + (f": {mesaj[0][:300]}" if mesaj else "")
         if self.fel == "oprit":
             return (f"rangul {self.rang} s-a oprit fără să întoarcă ceva (codul de ieșire {self.cod_iesire}: "
-                    "procesul a fost închis sau a căzut, de exemplu fără memorie)")
+                    "procesul a fost închis sau a căzut, de exemplu din lipsă de memorie)")
         if self.fel == "blocat":
             return (f"rangul {self.rang} n-a terminat în {self.secunde:.0f} s și l-am oprit (de obicei, un rang "
                     "așteaptă o operație colectivă, ca all_reduce sau barrier, la care alt rang nu ajunge)")
@@ -161,7 +161,7 @@ def _scrie_atomic(cale: Path, date: bytes) -> None:
 
 def _lucrator(rang: int, lume: int, adresa: str, backend: str, dosar: str, limita_s: float, fire: int) -> None:
     """Corpul unui rang (rulează în procesul nou; ieșirea lui merge deja în fișierul rangului):
-    `torch.distributed` inițializat, funcția primită după valoare, rezultatul scris pe disc."""
+    `torch.distributed` inițializat, funcția primită prin valoare, rezultatul scris pe disc."""
     dosar = Path(dosar)
     rezultat = dosar / f"rezultat_{rang}.pkl"
     try:
@@ -209,8 +209,6 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
     întoarce valorile lor, în ordinea rangurilor. Vezi descrierea modulului. Aruncă
     `EroareRanguri` (cu ce a făcut fiecare rang) dacă un rang aruncă o excepție, se oprește
     singur sau nu termină în `limita_s` secunde; niciun proces nu rămâne pornit după apel."""
-    import cloudpickle
-
     if ranguri < 1:
         raise ValueError(f"Numărul de ranguri trebuie să fie cel puțin 1, nu {ranguri}.")
     try:
@@ -219,7 +217,7 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
         raise TypeError(
             "Funcția sau argumentele ei nu se pot trimite altor procese (cloudpickle: "
             f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}). Trimite doar valori simple, "
-            "tensori, module și funcții; fișierele deschise, firele și generatoarele nu trec dintr-un proces în altul."
+            "tensori, module și funcții; fișierele deschise, firele de execuție și generatoarele nu trec dintr-un proces în altul."
         ) from None
     backend = backend or alege_backend(ranguri)
     # Nucleele pe care are voie să ruleze procesul (sub profilul Colab, două), împărțite între

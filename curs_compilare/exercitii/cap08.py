@@ -2,16 +2,16 @@
 
 - exercițiul 1: un `nn.Sequential` pus sub DDP care chiar se compilează (nu doar în aparență);
 - exercițiul 2: câte grafuri face DDPOptimizer, prezis din mărimile straturilor;
-- exercițiul 3: FSDP2 compilat bloc cu bloc, fără recompilarea primului bloc.
+- exercițiul 3: FSDP2 compilat bloc cu bloc, fără recompilarea provocată de intrarea primului bloc.
 
 Exercițiile 1 și 3 rulează codul tău în două procese (ranguri) cu `torch.distributed` (gloo, pe
 procesor, pe orice mașină: se verifică mecanismul, nu viteza), pornite de
-`cap08_ranguri.ruleaza_pe_ranguri`: funcția ta ajunge în ele după valoare (cu cloudpickle),
+`cap08_ranguri.ruleaza_pe_ranguri`: funcția ta ajunge în ele prin valoare (cu cloudpickle),
 chiar dacă e scrisă într-o celulă. Fiecare rang primește alte date; verificarea compară ce dă
 codul tău cu un model de referință, fără DDP și fără compilare, și numără ce a compilat Dynamo
 cu backend-ul pe care ți-l dă (un numărător: vede fiecare graf și fiecare rulare a lui). Un rang
 care se blochează (de exemplu, o operație colectivă chemată doar într-un rang) e oprit după o
-limită, iar mesajul spune ce s-a întâmplat. Intrările se aleg la întâmplare la fiecare rulare
+limită de timp, iar mesajul spune ce s-a întâmplat. Intrările se aleg la întâmplare la fiecare rulare
 (`CURS_SEMINTA=…` le fixează).
 """
 
@@ -34,7 +34,6 @@ from .baza import (
     Rezultat,
     apeleaza,
     compara_tensori,
-    cu_originalul,
     descrie_garda,
     generator_aleator,
     verificare,
@@ -60,7 +59,7 @@ RANGURI = 2
 def _e_ciot(functie) -> bool:
     """Adevărat dacă funcția (sau clasa) cursantului e încă ciotul din notebook: corpul ei e doar
     `raise NotImplementedError` (cu comentarii, docstring sau `pass` în jur). Se vede din sursă,
-    fără s-o rulăm: exercițiile 1 și 3 ar porni altfel două procese ca să afle același lucru."""
+    fără ca funcția să fie rulată: altfel, exercițiile 1 și 3 ar porni două procese ca să afle același lucru."""
     try:
         arbore = ast.parse(textwrap.dedent(inspect.getsource(functie)))
     except (OSError, TypeError, SyntaxError):
@@ -111,10 +110,10 @@ def _ruleaza_verificarea(corp, *argumente) -> list:
         blocate = [s for s in eroare.stari if s.fel in ("blocat", "așteptare")]
         if blocate and not any(s.fel in ("eroare", "oprit") for s in eroare.stari):
             raise GresealaCursant(
-                f"Verificarea n-a terminat în {format_numar(LIMITA_RANGURI_S)} s și am oprit rangurile. Cel mai des, "
+                f"Verificarea n-a terminat în {format_numar(LIMITA_RANGURI_S)} s și am oprit rangurile. De cele mai multe ori, "
                 "un rang așteaptă o operație colectivă (un all-reduce, un `barrier`, pasul înapoi al lui DDP) la "
-                "care celălalt nu vine: codul tău face ceva doar într-un rang (`if dist.get_rank() == 0:`) sau un "
-                "număr diferit de pași în ranguri."
+                "care celălalt nu vine: codul tău face ceva doar într-un rang (`if dist.get_rank() == 0:`) sau face un "
+                "număr diferit de pași în cele două ranguri."
             ) from None
         raise GresealaCursant(
             "Un rang s-a oprit cu o eroare pe care verificarea n-a prevăzut-o:\n" + str(eroare)
@@ -196,8 +195,8 @@ def _mesaj_fara_grafuri(contoare: dict) -> str:
         "Asta e compilarea care nu face nimic: când compilezi `DDP(model)`, Dynamo pornește de la "
         "`DistributedDataParallel.forward`, se întrerupe în el, iar modelul e chemat din cod pe care nu-l urmărește. "
         "Pentru Dynamo, `Sequential.forward` e atunci un cadru nou, iar codul din `torch.nn` e pe lista fișierelor pe "
-        "care le sare. Un modul scris de tine nu e pe listă. Fă ca Dynamo să înceapă într-un cod care nu e sărit: "
-        "compilează modelul înainte să-l dai lui DDP, sau învelește-l într-un modul al tău."
+        "care le sare. Un modul scris de tine nu e pe listă. Fă ca Dynamo să înceapă în cod pe care nu-l sare: "
+        "compilează modelul înainte să-l dai lui DDP sau învelește-l într-un modul al tău."
     )
 
 
@@ -218,7 +217,7 @@ def _corp_1(pregateste, seminta: int, backend: str):
     counters.clear()
     pregatit = apeleaza(pregateste, model, numarator, limita_s=LIMITA_APEL_S, ce="funcția ta `pregateste`")
     if pregatit is None:
-        raise GresealaCursant("`pregateste` a întors None: ai uitat `return`? Trebuia modelul gata de antrenare.")
+        raise GresealaCursant("`pregateste` a întors None: ai uitat `return`? Trebuia să întorci modelul gata de antrenare.")
     if not callable(pregatit):
         raise GresealaCursant(f"`pregateste` a întors {type(pregatit).__name__}, care nu se poate chema ca un model.")
     generator = torch.Generator().manual_seed(seminta + 1 + dist.get_rank())
@@ -248,7 +247,7 @@ def _corp_1(pregateste, seminta: int, backend: str):
                 raise GresealaCursant(
                     "Gradienții sunt cei calculați doar din datele acestui rang, nu media lor între ranguri: "
                     "modelul nu e sub DDP (sau DDP n-a văzut pasul înapoi). Fiecare rang ar învăța altceva, iar "
-                    "copiile modelului s-ar despărți după primul pas al optimizatorului."
+                    "copiile modelului ar începe să difere după primul pas al optimizatorului."
                 )
             raise GresealaCursant(
                 f"Gradienții de după pasul înapoi {pas + 1} nu sunt media gradienților din cele două ranguri "
@@ -284,9 +283,9 @@ def exercitiul_1(pregateste) -> Rezultat:
         rezultate = _ruleaza_verificarea(_corp_1, pregateste, rng.randrange(2**31), backend)
         grafuri = rezultate[0]["grafuri"]
         return (
-            f"Modelul tău se antrenează sub DDP (gradienții sunt media celor două ranguri) și chiar e compilat: "
-            f"{cu_substantiv(grafuri, 'graf', 'grafuri')} cu toate cele {rezultate[0]['liniare']} straturi liniare, "
-            "rulat la fiecare pas."
+            f"Modelul tău se antrenează sub DDP (gradienții sunt media gradienților celor două ranguri) și chiar e "
+            f"compilat: {cu_substantiv(grafuri, 'graf', 'grafuri')} cu toate cele {rezultate[0]['liniare']} straturi "
+            f"liniare, {'rulat' if grafuri == 1 else 'rulate'} la fiecare pas."
         )
 
     return verificare("Exercițiul 1", corp, limita_s=LIMITA_VERIFICARE_S)
@@ -346,7 +345,7 @@ def exercitiul_2(numar_grafuri) -> Rezultat:
             obtinut, asteptat = raspunsuri[gresite[0]], asteptate[gresite[0]]
             mib = [format_numar(o / 2**20, 3) for o in octeti]
             raise GresealaCursant(
-                f"Greșit în {len(gresite)} din {len(cazuri)} cazuri. De exemplu, pentru straturile de {', '.join(mib)} "
+                f"Greșit în {len(gresite)} din {cu_substantiv(len(cazuri), 'caz', 'cazuri')}. De exemplu, pentru straturile de {', '.join(mib)} "
                 f"MiB (în ordinea pasului înainte) și `galeata_mb={format_numar(galeata_mb, 3)}`, DDPOptimizer face "
                 f"{cu_substantiv(asteptat, 'graf', 'grafuri')}, iar funcția ta spune {obtinut}. "
                 + _sfat_2(cazuri, raspunsuri, gresite[0])
@@ -372,11 +371,11 @@ def _galeti_2(octeti, galeata_mb, *, invers=True, strict=False, prima=True, goal
 
 
 _SFATURI_2 = (
-    ({"invers": False}, "Parcurge straturile de la ultimul la primul: în această ordine ajung gata gradienții în "
+    ({"invers": False}, "Parcurge straturile de la ultimul la primul: în această ordine sunt gata gradienții în "
                         "pasul înapoi, deci în această ordine se umplu gălețile."),
     ({"strict": True}, "O găleată se închide când a ajuns **cel puțin** la limită (≥, nu >)."),
-    ({"prima": False}, "Prima găleată are limita ei, 1 MiB, oricât ar fi `galeata_mb`: DDP pornește primul "
-                       "all-reduce devreme."),
+    ({"prima": False}, "Prima găleată are limita ei, 1 MiB, oricât ar fi `galeata_mb`, ca primul all-reduce "
+                       "să pornească devreme."),
     ({"goala": True}, "O găleată rămasă goală la sfârșit (straturi fără parametri la începutul modelului) nu e un "
                       "graf separat: DDPOptimizer o lipește de cea de dinainte."),
 )
@@ -439,7 +438,7 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
     if type(greutate).__name__ != "DTensor" or greutate.to_local().shape[0] != latime // dist.get_world_size():
         raise GresealaCursant(
             "Greutățile blocurilor nu sunt fragmentate pe rânduri între cele două ranguri (fiecare rang trebuia "
-            f"să țină {latime // dist.get_world_size()} din cele {latime} rânduri): folosește rețeaua de dispozitive "
+            f"să țină {latime // dist.get_world_size()} din cele {cu_substantiv(latime, 'rând', 'rânduri')}): folosește rețeaua de dispozitive "
             "primită, `fully_shard(bloc, mesh=retea)`."
         )
     generator = torch.Generator().manual_seed(seminta + 1 + dist.get_rank())
@@ -469,11 +468,19 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
         raise GresealaCursant(
             f"Codul tău schimbă configurația globală a lui Dynamo ({', '.join(f'`{s}`' for s in schimbate[:3])}). "
             "Așa ascunzi recompilarea (de exemplu, o limită de recompilări mai mică trimite blocul în modul eager "
-            "pe tăcute), nu o repari. Am pus-o la loc. Repară cauza: intrarea primului bloc."
+            "pe tăcute), nu o repari. Repară cauza: intrarea primului bloc."
         )
     intreruperi = sum(counters["graph_break"].values())
     if numarator.compilari == 0:
-        raise GresealaCursant(_mesaj_fara_grafuri(distribuit.numar_grafuri_compilate()))
+        if distribuit.numar_grafuri_compilate()["grafuri"] > 0:
+            raise GresealaCursant(
+                "Numărătorul pe care ți l-am dat (`backend`) n-a primit niciun graf, deși Dynamo a compilat ceva: ai "
+                "compilat cu alt backend. Compilează fiecare bloc cu `bloc.compile(backend=backend)`."
+            )
+        raise GresealaCursant(
+            "Dynamo n-a capturat niciun graf: blocurile au rulat în modul eager. Exercițiul cere blocurile compilate, "
+            "fiecare separat (`bloc.compile(backend=backend)`), înainte de `fully_shard`."
+        )
     if intreruperi:
         raise GresealaCursant(
             f"Blocurile compilate au {cu_substantiv(intreruperi, 'întrerupere a grafului', 'întreruperi ale grafului')}: "
@@ -491,8 +498,9 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
         )
     if min(rulari_pe_pas) < blocuri - 1:
         raise GresealaCursant(
-            f"La un pas au rulat doar {cu_substantiv(min(rulari_pe_pas), 'graf compilat', 'grafuri compilate')} pentru "
-            f"{blocuri} blocuri: exercițiul cere blocurile compilate fiecare (cel mult primul poate rămâne eager)."
+            f"La un pas, doar {cu_substantiv(min(rulari_pe_pas), 'graf compilat a rulat', 'grafuri compilate au rulat')} "
+            f"pentru {blocuri} blocuri: exercițiul cere ca fiecare bloc să fie compilat (doar primul poate rămâne în "
+            "modul eager)."
         )
     return {"compilari": numarator.compilari, "rulari": rulari_pe_pas[-1], "blocuri": blocuri}
 
@@ -514,7 +522,7 @@ def exercitiul_3(pregateste_fsdp) -> Rezultat:
         return (
             f"Modelul e fragmentat cu FSDP2 și compilat bloc cu bloc: o singură compilare, "
             f"{cu_substantiv(r['rulari'], 'graf compilat rulat', 'grafuri compilate rulate')} la fiecare pas pentru "
-            f"{r['blocuri']} blocuri, gradienții egali cu media rangurilor."
+            f"{r['blocuri']} blocuri, gradienții egali cu media gradienților celor două ranguri."
         )
 
     return verificare("Exercițiul 3", corp, limita_s=LIMITA_VERIFICARE_S)
