@@ -13,7 +13,10 @@ cu numărul capitolului în nume, ca să știi din prima unde cauți.
 - `cap06_modelul_intreg` — antrenarea și servirea modelului întreg, precizia, modurile (06);
 - `cap07_diagnoza` — jurnalele, urmele, etapele compilatorului, harta diagnozei (07);
 - `cap08_ranguri` — o funcție dintr-o celulă, rulată în N procese cu `torch.distributed`, ca sub
-  `torchrun`, fără să se blocheze (08).
+  `torchrun`, fără să se blocheze (08);
+- `cap08_distribuit` — DDP și FSDP2 sub compilare: grafurile pe găleată, suprapunerea
+  all-reduce-urilor, plasarea compilării, FSDP2 bloc cu bloc (08);
+- `cap09_export` — programul C++ care încarcă un pachet AOTInductor fără Python (09, în lucru).
 
 Cine pe cine importă: un modul de aici folosește nucleul de măsurare (modulele din
 `curs_compilare/`, de exemplu `masurare`, `cifre`, `modele`) și, la nevoie, uneltele altui

@@ -1,0 +1,69 @@
+// Programul C++ al capitolului 09: încarcă un pachet AOTInductor (.pt2) cu
+// torch::inductor::AOTIModelPackageLoader, fără Python, și rulează modelul pe o intrare.
+//
+// Folosire: incarcator PACHET.pt2 INTRARE.bin IESIRE.bin
+//
+// Fișierele .bin au formatul cel mai simplu care se poate citi din ambele limbaje (îl scrie și îl
+// citește și `curs_compilare.capitole.cap09_export`): numărul de dimensiuni (int64), dimensiunile
+// (int64 fiecare), apoi valorile, float32, în ordinea obișnuită (rând după rând).
+// Pe ecran scrie, câte unul pe rând, „cheie valoare”: dispozitivul pachetului, forma ieșirii și
+// timpul unui apel, în milisecunde (le citește și le scrie frumos `cap09_export`).
+
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+
+static torch::Tensor citeste(const std::string& cale) {
+  std::ifstream f(cale, std::ios::binary);
+  if (!f) throw std::runtime_error("nu pot deschide " + cale);
+  int64_t dimensiuni = 0;
+  f.read(reinterpret_cast<char*>(&dimensiuni), sizeof dimensiuni);
+  std::vector<int64_t> forma(dimensiuni);
+  f.read(reinterpret_cast<char*>(forma.data()), dimensiuni * sizeof(int64_t));
+  torch::Tensor t = torch::empty(forma, torch::kFloat32);
+  f.read(reinterpret_cast<char*>(t.data_ptr<float>()), t.numel() * sizeof(float));
+  if (!f) throw std::runtime_error("fișierul " + cale + " e mai scurt decât spune forma lui");
+  return t;
+}
+
+static void scrie(const std::string& cale, torch::Tensor t) {
+  t = t.to(torch::kCPU).to(torch::kFloat32).contiguous();
+  std::ofstream f(cale, std::ios::binary);
+  int64_t dimensiuni = t.dim();
+  f.write(reinterpret_cast<const char*>(&dimensiuni), sizeof dimensiuni);
+  for (int64_t d : t.sizes()) f.write(reinterpret_cast<const char*>(&d), sizeof d);
+  f.write(reinterpret_cast<const char*>(t.data_ptr<float>()), t.numel() * sizeof(float));
+}
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::cerr << "folosire: " << argv[0] << " PACHET.pt2 INTRARE.bin IESIRE.bin\n";
+    return 2;
+  }
+  try {
+    c10::InferenceMode fara_gradienti;
+    torch::inductor::AOTIModelPackageLoader incarcator(argv[1]);
+    auto metadate = incarcator.get_metadata();
+    std::string dispozitiv = metadate.count("AOTI_DEVICE_KEY") ? metadate["AOTI_DEVICE_KEY"] : "cpu";
+    torch::Tensor x = citeste(argv[2]).to(torch::Device(dispozitiv));
+    auto inceput = std::chrono::steady_clock::now();
+    std::vector<torch::Tensor> iesiri = incarcator.run({x});
+    if (dispozitiv == "cuda") torch::cuda::synchronize();
+    auto sfarsit = std::chrono::steady_clock::now();
+    scrie(argv[3], iesiri.at(0));
+    std::cout << "dispozitiv " << dispozitiv << "\n"
+              << "forma " << iesiri.at(0).sizes() << "\n"
+              << "timp_apel_ms " << std::chrono::duration<double, std::milli>(sfarsit - inceput).count()
+              << std::endl;
+  } catch (const std::exception& e) {
+    std::cerr << "eroare: " << e.what() << std::endl;
+    return 1;
+  }
+  return 0;
+}
