@@ -60,3 +60,61 @@ def test_pachetul_aoti_incarcat_din_cpp_da_ce_da_python(tmp_path):
             torch.testing.assert_close(rulare.iesire, model(x))
     with pytest.raises(export09.EroareCpp, match="codul"):
         export09.ruleaza_incarcatorul(executabil, tmp_path / "nu_exista.pt2", x)
+
+
+# --- ce refuză exportul ------------------------------------------------------------------------
+
+
+class _Ramura(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
+class _RamuraCond(nn.Module):
+    def forward(self, x):
+        return torch.cond(x.sum() > 0, lambda t: t * 2, lambda t: t - 1, (x,))
+
+
+class _Zlib(nn.Module):
+    def forward(self, x):
+        import zlib
+
+        return x * (zlib.crc32(b"eticheta") % 3)
+
+
+class _LotFixat(nn.Module):
+    def forward(self, x):
+        return x.reshape(4, -1)
+
+
+def test_exportul_refuzat_pe_categorii_pe_versiunea_instalata():
+    x = torch.randn(4, 8)
+    for strict in (True, False):
+        refuz = export09.incearca_exportul(_Ramura(), (x,), strict=strict)
+        assert not refuz.reusit and refuz.categorie == "ramificare după date", refuz
+        assert "torch.cond" in refuz.explicatie and refuz.original
+    cu_cond = export09.incearca_exportul(_RamuraCond(), (x,))
+    assert cu_cond.reusit
+    torch.testing.assert_close(cu_cond.program.module()(x), _Ramura()(x))
+    # Un apel într-o bibliotecă C: refuzat doar la exportul strict (măsurat pe 2.13.0 și 2.14.1).
+    assert export09.incearca_exportul(_Zlib(), (x,), strict=True).categorie == "apel pe care Dynamo nu-l urmărește"
+    assert export09.incearca_exportul(_Zlib(), (x,), strict=False).reusit
+    lot = torch.export.Dim("lot", min=2, max=64)
+    fixat = export09.incearca_exportul(_LotFixat(), (x,), dynamic_shapes={"x": {0: lot}})
+    assert fixat.categorie == "dimensiune fixată de cod" and "Constraints violated" in fixat.original
+    assert "Traceback" not in (fixat.explicatie + fixat.original)
+
+
+def test_intervalul_declarat_al_unei_dimensiuni():
+    """`Dim(min=2, max=64)`: un lot peste maxim e refuzat la rulare; unul sub minim (1) rulează
+    (pe 2.13.0 și 2.14.1): minimul e o presupunere a exportului, nu o verificare la rulare."""
+    lot = torch.export.Dim("lot", min=2, max=64)
+    program = export09.incearca_exportul(_Model(), (torch.randn(4, 16),), dynamic_shapes={"x": {0: lot}}).program
+    assert "VR[2, 64]" in str(program.range_constraints)
+    modul = program.module()
+    modul(torch.randn(64, 16))
+    with pytest.raises(Exception, match="<= 64"):
+        modul(torch.randn(65, 16))
+    assert modul(torch.randn(1, 16)).shape == (1, 4)

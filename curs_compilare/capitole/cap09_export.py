@@ -1,5 +1,11 @@
-"""Uneltele capitolului 09 (modelul compilat iese din notebook): programul C++ care încarcă un
-pachet AOTInductor (`.pt2`) fără Python.
+"""Uneltele capitolului 09 (modelul compilat iese din notebook): ce refuză `torch.export`, spus în
+română, și programul C++ care încarcă un pachet AOTInductor (`.pt2`) fără Python.
+
+- `incearca_exportul(model, argumente, strict=..., dynamic_shapes=...)` exportă și, dacă exportul
+  e refuzat, spune de ce, pe categorii: o ramificare după valoarea unui tensor, un apel pe care
+  Dynamo nu-l urmărește (doar la exportul strict), o dimensiune declarată dinamică pe care codul o
+  fixează (constrângeri încălcate). Exportul cere graful întreg: ce la `torch.compile` ar fi o
+  întrerupere a grafului, aici e o eroare;
 
 - `construieste_incarcatorul(dosar)` compilează `cap09_incarcator.cpp` (alături de acest modul) cu
   compilatorul C++ al sistemului, pe antetele și bibliotecile torch-ului instalat, cu standardul
@@ -29,6 +35,9 @@ from pathlib import Path
 import torch
 
 __all__ = [
+    "RezultatExport",
+    "incearca_exportul",
+    "categorie_refuz",
     "SURSA_INCARCATOR",
     "EroareCpp",
     "RulareCpp",
@@ -59,6 +68,67 @@ class RulareCpp:
     dispozitiv: str
     timp_apel_s: float
     secunde: float
+
+
+@dataclass
+class RezultatExport:
+    """Rezultatul lui `incearca_exportul`: `program` (un `ExportedProgram`) dacă a reușit, altfel
+    `categorie` (vezi `categorie_refuz`), `explicatie` (în română) și `original` (primul rând al
+    mesajului lui PyTorch, cu tipul excepției)."""
+
+    program: object = None
+    categorie: str | None = None
+    explicatie: str | None = None
+    original: str | None = None
+
+    @property
+    def reusit(self) -> bool:
+        return self.program is not None
+
+
+#: Categoriile refuzurilor: (textele care le recunosc în mesajul lui PyTorch, numele, explicația).
+_CATEGORII = (
+    (("Data-dependent branching", "Could not guard on data-dependent", "GuardOnDataDependentSymNode"),
+     "ramificare după date",
+     "codul alege o ramură după valoarea unui tensor (`if x.sum() > 0`); exportul nu știe valoarea. "
+     "Scrie alegerea în graf, cu `torch.cond` (sau `torch.where`, dacă ambele ramuri se pot calcula)."),
+    (("Constraints violated", "specialized it to be a constant"),
+     "dimensiune fixată de cod",
+     "ai declarat o dimensiune dinamică, dar codul o folosește ca pe o constantă (de exemplu, un `reshape` cu "
+     "lotul scris de mână); exportul îți spune valoarea la care a fixat-o. Scrie codul fără constanta aceea "
+     "sau declară dimensiunea statică."),
+    (("marked as skipped", "does not know how to trace", "Unsupported"),
+     "apel pe care Dynamo nu-l urmărește",
+     "la exportul strict, Dynamo citește codul Python și se oprește la o funcție pe care n-o poate urmări (o "
+     "bibliotecă C, de exemplu). Exportul nestrict (`strict=False`, implicit) rulează Python-ul obișnuit și "
+     "trece; altfel, fă din apel o operație proprie (`torch.library.custom_op`, capitolul 07)."),
+)
+
+
+def categorie_refuz(eroare: BaseException) -> tuple[str, str]:
+    """(categoria, explicația în română) pentru o excepție aruncată de `torch.export.export`."""
+    text = f"{type(eroare).__name__}: {eroare}"
+    for tipare, nume, explicatie in _CATEGORII:
+        if any(tipar in text for tipar in tipare):
+            return nume, explicatie
+    return "altceva", "exportul a fost refuzat dintr-un motiv pe care capitolul nu-l tratează; citește mesajul original."
+
+
+def incearca_exportul(model, argumente: tuple, *, strict: bool = False, dynamic_shapes=None) -> RezultatExport:
+    """`torch.export.export(model, argumente, strict=strict, dynamic_shapes=dynamic_shapes)`; dacă
+    exportul e refuzat, întoarce categoria și explicația, fără traceback."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            program = torch.export.export(model, tuple(argumente), strict=strict, dynamic_shapes=dynamic_shapes)
+        return RezultatExport(program=program)
+    except Exception as eroare:  # noqa: BLE001 — orice refuz devine o explicație
+        categorie, explicatie = categorie_refuz(eroare)
+        rand = next((r.strip() for r in str(eroare).splitlines() if r.strip()), "")
+        return RezultatExport(categorie=categorie, explicatie=explicatie,
+                              original=f"{type(eroare).__name__}: {rand[:200]}")
 
 
 def standard_cpp() -> str:
