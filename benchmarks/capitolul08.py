@@ -765,8 +765,10 @@ def parte_fsdp(mediu: Mediu, configuratie: Configuratie) -> dict:
         mediu.tipareste("  memoria de vârf: creșterea lui torch.cuda.max_memory_allocated peste memoria de dinainte de "
                         "construirea modelului (parametri, gradienți, găleți, activări)")
     else:
+        fragment = (f"fragmentul rangului, cam 1/{mediu.lume} din model" if mediu.lume > 1
+                    else "tot modelul, căci un singur rang n-are cu cine împărți")
         mediu.tipareste("  pe procesor nu măsor memoria de vârf: coloana arată octeții parametrilor ținuți de rang "
-                        f"(DDP: tot modelul; FSDP2: fragmentul rangului, cam 1/{mediu.lume} din model)")
+                        f"(DDP: tot modelul; FSDP2: {fragment})")
     _goleste_compilatorul()
     return debite  # modelele se eliberează la ieșire (main cheamă apoi `_elibereaza`)
 
