@@ -75,7 +75,6 @@ import functools
 import gc
 import json
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -95,14 +94,14 @@ from curs_compilare import cifre  # noqa: E402
 from curs_compilare.capitole.cap08_distribuit import (  # noqa: E402
     ReteaBlocuri,
     _autograd_compilat,
-    _motive_recompilare,
     backend_compilare,
     grafuri_prezise,
     marcheaza_sfarsitul_calculului,
     numar_grafuri_compilate,
     octeti_pe_strat,
 )
-from curs_compilare.masurare import Masuratoare, raport_din  # noqa: E402
+from curs_compilare.inspectie import goleste_dynamo, motive_recompilare  # noqa: E402
+from curs_compilare.masurare import Masuratoare, compara_pasi_ficsi, raport_din  # noqa: E402
 
 _tipareste = functools.partial(print, flush=True)
 
@@ -214,46 +213,18 @@ def porneste(limita_s: float) -> Mediu:
                  compilator=backend_compilare(backend), dispozitiv=dispozitiv, motiv=motiv)
 
 
-def _cuantila(valori, q: float) -> float:
-    ordonate = sorted(valori)
-    pozitie = q * (len(ordonate) - 1)
-    jos, sus = int(pozitie), min(int(pozitie) + 1, len(ordonate) - 1)
-    return ordonate[jos] + (ordonate[sus] - ordonate[jos]) * (pozitie - jos)
+def cronometreaza(mediu: Mediu, pasi: dict[str, Callable[[], None]], *, runde: int, pe_runda: int):
+    """Timpul pe pas al fiecărei variante, cu `masurare.compara_pasi_ficsi`: un număr fix de runde
+    și de pași (toate rangurile fac aceleași operații colective), variantele intercalate, o barieră
+    înaintea fiecărui bloc, iar timpul unei runde e al celui mai lent rang (`all_reduce` cu MAX).
+    Încălzirea (și compilarea) se face înainte, de cel care cheamă."""
+    def cel_mai_lent(secunde: float) -> float:
+        durata = torch.tensor([secunde], dtype=torch.float64, device=mediu.dispozitiv)
+        dist.all_reduce(durata, op=dist.ReduceOp.MAX)
+        return float(durata.item())
 
-
-def cronometreaza(mediu: Mediu, pasi: dict[str, Callable[[], None]], *, runde: int, pe_runda: int) -> dict[str, Masuratoare]:
-    """Timpul pe pas al fiecărei variante, cu un număr FIX de runde și de pași (toate rangurile
-    fac aceleași operații colective): în fiecare rundă, variantele pe rând, în altă ordine de la o
-    rundă la alta; înaintea fiecărei măsurători o barieră (și sincronizarea GPU-ului), după ea o
-    sincronizare; timpul rundei e maximul dintre ranguri (`all_reduce` cu MAX). Întoarce câte o
-    `masurare.Masuratoare` (mediana rundelor, rundele în `mediane_runde`). Încălzirea (și
-    compilarea) se face înainte, de cel care cheamă."""
-    nume = list(pasi)
-    runde_s: dict[str, list[float]] = {n: [] for n in nume}
-    for runda in range(runde):
-        deplasare = runda % len(nume)
-        ordine = nume[deplasare:] + nume[:deplasare]
-        if runda % 2:
-            ordine.reverse()
-        for n in ordine:
-            dist.barrier()
-            mediu.sincronizeaza()
-            start = time.perf_counter()
-            for _ in range(pe_runda):
-                pasi[n]()
-            mediu.sincronizeaza()
-            durata = torch.tensor([(time.perf_counter() - start) / pe_runda], dtype=torch.float64,
-                                  device=mediu.dispozitiv)
-            dist.all_reduce(durata, op=dist.ReduceOp.MAX)
-            runde_s[n].append(float(durata.item()))
-    return {
-        n: Masuratoare(
-            mediana_s=statistics.median(valori), cuantila20_s=_cuantila(valori, 0.2), cuantila80_s=_cuantila(valori, 0.8),
-            numar_rulari=runde * pe_runda, unealta="ceasul de perete, număr fix de pași, cel mai lent rang",
-            eticheta=n, mediane_runde=tuple(valori), ceas="perete", pe_gpu=mediu.pe_gpu,
-        )
-        for n, valori in runde_s.items()
-    }
+    return compara_pasi_ficsi(pasi, runde=runde, pasi_pe_runda=pe_runda, pe_gpu=mediu.pe_gpu,
+                              inainte_de_bloc=dist.barrier, combina=cel_mai_lent)
 
 
 def descrie_timp(m: Masuratoare) -> str:
@@ -265,13 +236,6 @@ def _elibereaza(mediu: Mediu) -> None:
     gc.collect()
     if mediu.pe_gpu:
         torch.cuda.empty_cache()
-
-
-def _goleste_compilatorul() -> None:
-    from torch._dynamo.utils import counters
-
-    torch._dynamo.reset()
-    counters.clear()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,7 +471,7 @@ def parte_pas(mediu: Mediu, configuratie: Configuratie) -> dict:
                         f"parametrii modelului ReteaBlocuri({configuratie.latime}, {configuratie.blocuri})")
     mediu.inregistreaza("lot_pe_rang", configuratie.lot, "exemple", "exemplele unui pas, pe fiecare rang")
 
-    _goleste_compilatorul()
+    goleste_dynamo()
     variante: list[VariantaDDP] = []
     for cheie, eticheta, mod in VARIANTE_DDP:  # python_reducer ultimul: își schimbă setări globale la construire
         inainte = numar_grafuri_compilate()["grafuri"]
@@ -628,7 +592,7 @@ def parte_galeti(mediu: Mediu, galeti_mb=GALETI_MB) -> None:
                     f"{cifre.format_octeti(max(octeti))}, un pas înainte compilat pentru fiecare bucket_cap_mb")
     mediu.tipareste(f"  {'bucket_cap_mb':>13}  {'grafuri':>7}  {'prezise de regulă':>17}")
     for galeata in galeti_mb:
-        _goleste_compilatorul()
+        goleste_dynamo()
         torch.manual_seed(0)
         model = ReteaBlocuri(latime, blocuri).to(mediu.dispozitiv)
         pas = torch.compile(DDP(model, bucket_cap_mb=galeata), backend=mediu.compilator)
@@ -643,7 +607,7 @@ def parte_galeti(mediu: Mediu, galeti_mb=GALETI_MB) -> None:
                             f"grafurile lui DDPOptimizer pentru ReteaBlocuri({latime}, {blocuri}), bucket_cap_mb="
                             f"{cifre.format_numar(galeata)} (prezise de regulă: {prezise})")
         del pas, model
-    _goleste_compilatorul()
+    goleste_dynamo()
     _elibereaza(mediu)
 
 
@@ -671,7 +635,7 @@ def parte_fsdp(mediu: Mediu, configuratie: Configuratie) -> dict:
     mediu.tipareste(f"\n4. FSDP2 FAȚĂ DE DDP: ReteaBlocuri({latime}, {blocuri}, intrare=True), {mediu.ranguri()}")
     generator = torch.Generator().manual_seed(2000 + mediu.rang)
     x = torch.randn(configuratie.lot, latime, generator=generator).to(mediu.dispozitiv)
-    _goleste_compilatorul()
+    goleste_dynamo()
 
     # DDP compilat cu DDPOptimizer, același model
     baza = _memorie_inainte(mediu)
@@ -721,7 +685,7 @@ def parte_fsdp(mediu: Mediu, configuratie: Configuratie) -> dict:
     incalzire_s = time.perf_counter() - start
     memorie["fsdp2"] = torch.cuda.max_memory_allocated(mediu.dispozitiv) - baza if mediu.pe_gpu else None
     parametri_rang["fsdp2"] = sum(p.to_local().numel() * p.element_size() for p in model_fsdp.parameters())
-    compilari_incalzire, motive = compilari["numar"], _motive_recompilare()
+    compilari_incalzire, motive = compilari["numar"], motive_recompilare()
     greutate = model_fsdp.blocuri[0].liniar.weight
     dist.barrier()
 
@@ -769,7 +733,7 @@ def parte_fsdp(mediu: Mediu, configuratie: Configuratie) -> dict:
                     else "tot modelul, căci un singur rang n-are cu cine împărți")
         mediu.tipareste("  pe procesor nu măsor memoria de vârf: coloana arată octeții parametrilor ținuți de rang "
                         f"(DDP: tot modelul; FSDP2: {fragment})")
-    _goleste_compilatorul()
+    goleste_dynamo()
     return debite  # modelele se eliberează la ieșire (main cheamă apoi `_elibereaza`)
 
 

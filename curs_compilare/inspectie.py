@@ -40,11 +40,30 @@ __all__ = [
     "motiv_scurt",
     "categorie_intrerupere",
     "fara_comentariul",
+    "goleste_dynamo",
+    "motive_recompilare",
 ]
 
 # Prefixul unei linii de jurnal torch, de exemplu
 # „V1202 10:52:17.555000 10071 torch/_inductor/codecache.py:2145] [0/0] [__output_code] ”.
 _PREFIX_JURNAL = re.compile(r"^[VIWE]\d{4} [\d:.]+ +\d+ \S+\] (?:\[[^\]]*\] )*")
+
+
+def goleste_dynamo() -> None:
+    """Dynamo de la zero: compilările uitate, contoarele (`torch._dynamo.utils.counters`) și lista
+    gărzilor căzute golite, ca o numărătoare să nu depindă de ce a rulat înainte în proces."""
+    torch._dynamo.reset()
+    torch._dynamo.utils.counters.clear()
+    esecuri = getattr(torch._dynamo.utils, "guard_failures", None)
+    if esecuri is not None:
+        esecuri.clear()
+
+
+def motive_recompilare() -> list[str]:
+    """Gărzile căzute ale recompilărilor de la ultimul `goleste_dynamo` (din
+    `torch._dynamo.utils.guard_failures`), fără prefixul „0/0: ”."""
+    esecuri = getattr(torch._dynamo.utils, "guard_failures", None) or {}
+    return [re.sub(r"^\d+/\d+: ", "", str(m)) for motive in esecuri.values() for m in motive]
 
 
 @dataclass

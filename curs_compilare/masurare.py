@@ -40,6 +40,7 @@ __all__ = [
     "Comparatie",
     "RecompilareInMasurare",
     "compara",
+    "compara_pasi_ficsi",
     "raport_din",
     "masoara",
     "timp_prima_apelare",
@@ -309,6 +310,16 @@ def _cuantila(valori: Sequence[float], q: float) -> float:
     return ordonate[jos] + (ordonate[sus] - ordonate[jos]) * (pozitie - jos)
 
 
+def _ordinea_rundei(nume: Sequence[str], runda: int) -> list[str]:
+    """Ordinea variantelor în runda `runda`: rotită cu câte o poziție de la o rundă la alta și
+    inversată în rundele impare, ca nicio variantă să nu fie mereu prima sau după aceeași."""
+    deplasare = runda % len(nume)
+    ordine = list(nume[deplasare:]) + list(nume[:deplasare])
+    if runda % 2:
+        ordine.reverse()
+    return ordine
+
+
 @contextlib.contextmanager
 def _fara_recompilari(activ: bool, nume: str = ""):
     """Cât ține blocul, o recompilare e o eroare (`set_stance("fail_on_recompile")`), tradusă
@@ -468,11 +479,7 @@ def compara(
     rulari = {nume: 0 for nume in apeluri}
     nume_variante = list(apeluri)
     for runda in range(runde):
-        deplasare = runda % len(nume_variante)
-        ordine = nume_variante[deplasare:] + nume_variante[:deplasare]
-        if runda % 2:
-            ordine.reverse()
-        for nume in ordine:
+        for nume in _ordinea_rundei(nume_variante, runda):
             with _fara_recompilari(pazeste_recompilari, nume):
                 if ceas_ales == "gpu":
                     timpi_ms = do_bench(
@@ -509,6 +516,61 @@ def compara(
         for nume in apeluri
     }
     return Comparatie(masuratori=masuratori, ceas=ceas_ales, motiv_ceas=motiv)
+
+
+def compara_pasi_ficsi(
+    variante: Mapping[str, Callable[[], object]],
+    *,
+    runde: int = 5,
+    pasi_pe_runda: int = 5,
+    pe_gpu: bool = False,
+    inainte_de_bloc: Callable[[], object] | None = None,
+    combina: Callable[[float], float] | None = None,
+) -> Comparatie:
+    """`compara` pentru codul care rulează în mai multe procese (rangurile lui `torchrun`): același
+    fel de runde, cu variantele intercalate, dar cu un număr **fix** de runde și de pași, ca toate
+    rangurile să facă exact aceleași operații colective (`compara` își alege numărul de rulări
+    după timp, iar două ranguri care aleg altfel se blochează unul pe altul). Ceasul de perete;
+    încălzirea (și compilarea) le face cel care cheamă, înainte.
+
+    Înaintea fiecărui bloc de `pasi_pe_runda` pași se cheamă `inainte_de_bloc()` (de exemplu o
+    barieră între ranguri) și se sincronizează GPU-ul; după bloc, din nou. `combina(secunde)`
+    întoarce durata pe pas care se păstrează (de exemplu, maximul dintre ranguri, prin
+    `all_reduce`). Mediana și cuantilele sunt ale rundelor."""
+    if not variante:
+        raise ValueError("compara_pasi_ficsi are nevoie de cel puțin o variantă")
+    runde, pasi_pe_runda = max(1, int(runde)), max(1, int(pasi_pe_runda))
+    nume_variante = list(variante)
+    pe_runda: dict[str, list[float]] = {nume: [] for nume in nume_variante}
+    for runda in range(runde):
+        for nume in _ordinea_rundei(nume_variante, runda):
+            if inainte_de_bloc is not None:
+                inainte_de_bloc()
+            if pe_gpu:
+                sincronizeaza()
+            start = time.perf_counter()
+            for _ in range(pasi_pe_runda):
+                variante[nume]()
+            if pe_gpu:
+                sincronizeaza()
+            durata = (time.perf_counter() - start) / pasi_pe_runda
+            pe_runda[nume].append(float(combina(durata)) if combina is not None else durata)
+    masuratori = {
+        nume: Masuratoare(
+            mediana_s=statistics.median(valori),
+            cuantila20_s=_cuantila(valori, 0.2),
+            cuantila80_s=_cuantila(valori, 0.8),
+            numar_rulari=runde * pasi_pe_runda,
+            unealta="ceasul de perete, număr fix de pași",
+            eticheta=nume,
+            mediane_runde=tuple(valori),
+            ceas="perete",
+            pe_gpu=pe_gpu,
+        )
+        for nume, valori in pe_runda.items()
+    }
+    return Comparatie(masuratori=masuratori, ceas="perete",
+                      motiv_ceas="Ceasul de perete, cu un număr fix de pași (la fel în toate procesele).")
 
 
 def masoara(

@@ -80,6 +80,22 @@ def _verdicte_in_ranguri(corp, raspunsuri: dict, seminta: int = 1234) -> dict:
     return ruleaza_pe_ranguri(in_rang, ranguri=2, limita_s=240, backend="gloo", arata_iesirea=False)[0]
 
 
+def _acceptate(verdicte: dict, *nume: str) -> None:
+    for n in nume:
+        assert verdicte[n][0] == "bun", verdicte[n]
+
+
+def _respinse_cu(verdicte: dict, asteptate: dict) -> None:
+    """Fiecare răspuns din `asteptate` e respins, cu un mesaj în formatul cursului care conține
+    toate cuvintele lui."""
+    for nume, cuvinte in asteptate.items():
+        fel, mesaj = verdicte[nume]
+        assert fel == "respins", (nume, mesaj)
+        _format_bun(mesaj)
+        for cuvant in cuvinte:
+            assert cuvant in mesaj, (nume, cuvant, mesaj)
+
+
 # ---------------------------------------------------------------------------------------------
 # Exercițiul 1
 # ---------------------------------------------------------------------------------------------
@@ -154,8 +170,7 @@ def test_exercitiul_1_raspunsurile_gresite_si_bune_in_ranguri():
         "alt_backend": alt_backend_1, "momeala": momeala_1, "primul_strat": doar_primul_strat_1, "copie": copie_1,
         "nimic_intors": nimic_intors_1, "cu_eroare": cu_eroare_1, "latimea_32": doar_latimea_32,
     })
-    for nume in ("solutie", "alternativa"):
-        assert verdicte[nume][0] == "bun", verdicte[nume]
+    _acceptate(verdicte, "solutie", "alternativa")
     asteptate = {
         "fara_nimic": ("niciun graf", "nu face nimic", "torch.nn"),
         "fara_ddp": ("media", "nu e sub DDP"),
@@ -166,12 +181,7 @@ def test_exercitiul_1_raspunsurile_gresite_si_bune_in_ranguri():
         "nimic_intors": ("None",),
         "cu_eroare": ("AttributeError",),
     }
-    for nume, cuvinte in asteptate.items():
-        fel, mesaj = verdicte[nume]
-        assert fel == "respins", (nume, mesaj)
-        _format_bun(mesaj)
-        for cuvant in cuvinte:
-            assert cuvant in mesaj, (nume, cuvant, mesaj)
+    _respinse_cu(verdicte, asteptate)
     # Lățimile se aleg la întâmplare; cu sămânța testului primul strat nu are 32 de intrări.
     assert verdicte["latimea_32"][0] == "respins"
 
@@ -376,8 +386,7 @@ def test_exercitiul_3_raspunsurile_gresite_si_bune_in_ranguri():
         "carlig_in_bloc": carlig_in_bloc_3, "doar_primul": doar_primul_3, "fara_compilare": fara_compilare_3,
         "alt_model": alt_model_3,
     })
-    for nume in ("solutie", "primul_eager"):
-        assert verdicte[nume][0] == "bun", verdicte[nume]
+    _acceptate(verdicte, "solutie", "primul_eager")
     asteptate = {
         "recompilare": ("compilări în loc de una", "requires_grad"),
         "fara_radacina": ("rădăcina",),
@@ -387,12 +396,7 @@ def test_exercitiul_3_raspunsurile_gresite_si_bune_in_ranguri():
         "fara_compilare": ("niciun graf",),
         "alt_model": ("diferă",),
     }
-    for nume, cuvinte in asteptate.items():
-        fel, mesaj = verdicte[nume]
-        assert fel == "respins", (nume, mesaj)
-        _format_bun(mesaj)
-        for cuvant in cuvinte:
-            assert cuvant in mesaj, (nume, cuvant, mesaj)
+    _respinse_cu(verdicte, asteptate)
     assert verdicte["intreg"][0] == "respins", verdicte["intreg"]
 
 

@@ -7,27 +7,17 @@ playwright (nu și în CI, unde testul se sare)."""
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
 from curs_compilare.instructor.fisa import chromium
+from jupyterlab_local import JETON, jupyterlab
 
 RADACINA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NUME = "08_antrenare_distribuita.ipynb"
 TOATE_GATA = ("() => document.querySelectorAll('.jp-InputPrompt').length > 10 && "
               "![...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))"
               " && [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].every(e => /\\[\\d+\\]/.test(e.textContent))")
-
-
-def _port_liber() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -42,32 +32,9 @@ def server_jupyterlab(tmp_path):
     setari = tmp_path / "setari" / "@jupyterlab" / "notebook-extension"
     setari.mkdir(parents=True)
     (setari / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}', encoding="utf-8")
-    port, jeton = _port_liber(), "jeton-test"
-    comanda = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-               f"--IdentityProvider.token={jeton}", f"--ServerApp.root_dir={lucru}",
-               f"--LabApp.user_settings_dir={tmp_path / 'setari'}", f"--LabApp.workspaces_dir={tmp_path / 'spatii'}"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        comanda.append("--allow-root")
-    server = subprocess.Popen(comanda, env={**os.environ, "CURS_PROFIL": "rapid", "CURS_RADACINA": RADACINA},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    adresa = f"http://127.0.0.1:{port}"
-    try:
-        termen = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{adresa}/api/status?token={jeton}", timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > termen or server.poll() is not None:
-                    pytest.fail("JupyterLab n-a pornit în 60 s")
-                time.sleep(0.5)
-        yield adresa, jeton
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    with jupyterlab(lucru, f"--LabApp.user_settings_dir={tmp_path / 'setari'}",
+                    f"--LabApp.workspaces_dir={tmp_path / 'spatii'}", mediu={"CURS_RADACINA": RADACINA}) as adresa:
+        yield adresa, JETON
 
 
 def test_capitolul_08_ruleaza_tot_in_jupyterlab(server_jupyterlab, tmp_path):

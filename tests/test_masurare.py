@@ -188,3 +188,23 @@ def test_o_singura_runda_deviata_nu_schimba_verdictul():
     b = masurare.Masuratoare(1.3, 1.3, 1.3, 5, "u", mediane_runde=(1.35, 1.3, 1.32, 0.9, 1.31))
     r = masurare.raport_din(a, b)  # b e mai lent în 4 runde din 5
     assert r.maxim > 1 and r.mai_lent and not r.in_zgomot
+
+
+def test_compara_pasi_ficsi_numar_fix_intercalat_si_combinat():
+    """Modul pentru mai multe procese: exact `runde × pasi_pe_runda` pași pe variantă, câte un
+    apel al lui `inainte_de_bloc` pe bloc, variantele intercalate în altă ordine de la o rundă la
+    alta, iar `combina` hotărăște durata păstrată (ca maximul dintre ranguri)."""
+    from curs_compilare.masurare import compara_pasi_ficsi
+
+    ordine, blocuri = [], []
+    variante = {nume: (lambda nume=nume: ordine.append(nume)) for nume in ("a", "b", "c")}
+    comparatie = compara_pasi_ficsi(variante, runde=4, pasi_pe_runda=3,
+                                    inainte_de_bloc=lambda: blocuri.append(1), combina=lambda s: 0.25)
+    assert len(blocuri) == 4 * 3 and len(ordine) == 4 * 3 * 3
+    primele = [ordine[i] for i in range(0, len(ordine), 3)]  # prima variantă a fiecărui bloc
+    assert [primele[i * 3] for i in range(4)] != ["a"] * 4  # nu mereu aceeași variantă întâi
+    for nume in variante:
+        m = comparatie[nume]
+        assert m.numar_rulari == 12 and m.mediane_runde == (0.25,) * 4 and m.mediana_s == 0.25
+        assert m.ceas == "perete"
+    assert comparatie.accelerare("a", "b").mediana == 1.0

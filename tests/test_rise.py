@@ -3,18 +3,12 @@ pregătit de `diapozitive --rise` se deschide în JupyterLab, rulează tot, apoi
 pornește în același kernel, o celulă rulează în ea și diapozitivul următor apare. Are nevoie de
 Chromium și de pachetul playwright (nu și în CI, unde testul se sare)."""
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
 from curs_compilare.instructor import diapozitive
 from curs_compilare.instructor.fisa import chromium
-
+from jupyterlab_local import JETON, jupyterlab
 
 
 def _cere_browserul():
@@ -26,43 +20,14 @@ def _cere_browserul():
 DIAPOZITIV_CURENT = "[...document.querySelectorAll('.reveal section.present')].pop()"
 
 
-def _port_liber() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def server_jupyterlab(tmp_path):
     """Un JupyterLab în `tmp_path`, cu capitolul 00 pregătit pentru RISE; dă adresa și jetonul."""
     _cere_browserul()
     (cale,) = diapozitive.pregateste_pentru_rise([diapozitive.RADACINA / "notebooks" / "00_mediul_si_masurarea.ipynb"],
                                                  tmp_path)
-    port, jeton = _port_liber(), "jeton-test"
-    comanda = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-               f"--IdentityProvider.token={jeton}", f"--ServerApp.root_dir={tmp_path}"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        comanda.append("--allow-root")
-    server = subprocess.Popen(comanda, env={**os.environ, "CURS_PROFIL": "rapid"},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    adresa = f"http://127.0.0.1:{port}"
-    try:
-        termen = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{adresa}/api/status?token={jeton}", timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > termen or server.poll() is not None:
-                    pytest.fail("JupyterLab n-a pornit în 60 s")
-                time.sleep(0.5)
-        yield adresa, jeton, cale.name
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    with jupyterlab(tmp_path) as adresa:
+        yield adresa, JETON, cale.name
 
 
 def test_prezentarea_rise_ruleaza_o_celula_si_trece_mai_departe(server_jupyterlab):

@@ -36,6 +36,7 @@ import torch
 import torch.nn as nn
 
 from .. import cifre
+from ..inspectie import goleste_dynamo, motive_recompilare
 from .cap08_ranguri import alege_backend, ruleaza_pe_ranguri
 
 __all__ = [
@@ -153,13 +154,6 @@ def numar_grafuri_compilate() -> dict:
     }
 
 
-def _goleste_contoarele() -> None:
-    from torch._dynamo.utils import counters
-
-    torch._dynamo.reset()
-    counters.clear()
-
-
 def _liniste_in_rang() -> None:
     """În ranguri, jurnalele lui Dynamo doar pentru erori: avertismentul despre `record_function`
     din `DDP.forward` („Profiler record function … will be ignored”) n-are legătură cu lecția, iar
@@ -242,7 +236,7 @@ def _experiment_ddp(configuratii, latime, blocuri, lot, pasi, backend):
     dispozitiv = _dispozitivul_rangului()
     rezultate = []
     for mod, galeata_mb in configuratii:
-        _goleste_contoarele()
+        goleste_dynamo()
         torch.manual_seed(0)  # aceleași greutăți inițiale în toate rangurile
         model = ReteaBlocuri(latime, blocuri).to(dispozitiv)
         ddp = DDP(model, bucket_cap_mb=galeata_mb)
@@ -305,7 +299,7 @@ def _experiment_ddp(configuratii, latime, blocuri, lot, pasi, backend):
             "parametri": parametri,
         })
         del pas, ddp, model
-    _goleste_contoarele()
+    goleste_dynamo()
     return rezultate
 
 
@@ -388,7 +382,7 @@ def _experiment_plasare(variante, latime, backend):
     dispozitiv = _dispozitivul_rangului()
     rezultate = {}
     for varianta in variante:
-        _goleste_contoarele()
+        goleste_dynamo()
         torch.manual_seed(0)
         model = (_secventa(latime) if varianta.startswith("Sequential") else ReteaBlocuri(latime, 2)).to(dispozitiv)
         if varianta.endswith("torch.compile(DDP(model))"):
@@ -401,7 +395,7 @@ def _experiment_plasare(variante, latime, backend):
         for _ in range(2):
             pas(torch.randn(8, latime, device=dispozitiv)).sum().backward()
         rezultate[varianta] = numar_grafuri_compilate()
-    _goleste_contoarele()
+    goleste_dynamo()
     return rezultate
 
 
@@ -450,7 +444,7 @@ def _experiment_reductor(latime, blocuri, galeata_mb, pasi, backend):
         grafuri.append({"operatii": len(tinte), "all_reduce": sum("all_reduce" in t for t in tinte)})
         return torch._dynamo.backends.registry.lookup_backend(backend)(gm, exemple)
 
-    _goleste_contoarele()
+    goleste_dynamo()
     torch.manual_seed(0)
     model = ReteaBlocuri(latime, blocuri).to(dispozitiv)
     parametri = sum(1 for p in model.parameters())
@@ -462,7 +456,7 @@ def _experiment_reductor(latime, blocuri, galeata_mb, pasi, backend):
     from torch._dynamo.utils import counters
 
     capturi = int(counters["compiled_autograd"]["captures"])
-    _goleste_contoarele()
+    goleste_dynamo()
     return {"grafuri": grafuri, "capturi_inapoi": capturi, "parametri": parametri}
 
 
@@ -481,13 +475,6 @@ def reductor_python(*, latime: int = 256, blocuri: int = 4, galeata_mb: float = 
 # ---------------------------------------------------------------------------------------------
 
 
-def _motive_recompilare() -> list[str]:
-    import re
-
-    esecuri = getattr(torch._dynamo.utils, "guard_failures", None) or {}
-    return [re.sub(r"^\d+/\d+: ", "", str(m)) for motive in esecuri.values() for m in motive]
-
-
 def _experiment_fsdp(latime, blocuri, intrare, fullgraph, pasi, backend):
     _liniste_in_rang()
     import torch.distributed as dist
@@ -501,7 +488,7 @@ def _experiment_fsdp(latime, blocuri, intrare, fullgraph, pasi, backend):
     torch.manual_seed(0)
     model = ReteaBlocuri(latime, blocuri, intrare=intrare).to(dispozitiv)
     numarator = NumaratorCompilari(backend)
-    _goleste_contoarele()
+    goleste_dynamo()
     for bloc in model.blocuri:  # ca în torchtitan: fiecare bloc compilat și fragmentat separat
         bloc.compile(backend=numarator, fullgraph=fullgraph)
         fully_shard(bloc, mesh=retea)
@@ -520,12 +507,12 @@ def _experiment_fsdp(latime, blocuri, intrare, fullgraph, pasi, backend):
         "fragmentare": str(getattr(greutate, "placements", "")),
         "compilari": numarator.compilari,
         "rulari": numarator.rulari,
-        "motive": _motive_recompilare(),
+        "motive": motive_recompilare(),
         **{k: v for k, v in numar_grafuri_compilate().items() if k == "intreruperi"},
         "memorie_parametri": sum(p.to_local().numel() * p.element_size() for p in model.parameters()),
         "memorie_model": sum(p.numel() * p.element_size() for p in model.parameters()),
     }
-    _goleste_contoarele()
+    goleste_dynamo()
     return rezultat
 
 

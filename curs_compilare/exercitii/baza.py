@@ -38,6 +38,7 @@ from typing import Any, Callable
 import torch
 
 from ..cifre import cu_substantiv, format_numar, format_timp
+from ..inspectie import goleste_dynamo
 
 __all__ = [
     "Rezultat",
@@ -61,6 +62,8 @@ __all__ = [
     "verificare",
     "fara_jurnale_torch",
     "goleste_dynamo",
+    "configuratia_compilatorului",
+    "schimbari_configuratie",
     "configuratie_dynamo_implicita",
     "OPTIUNI_DYNAMO_IMPLICITE",
     "NESCRIS",
@@ -83,14 +86,30 @@ def fara_jurnale_torch(tampon=None):
         yield
 
 
-def goleste_dynamo() -> None:
-    """Dynamo de la zero: compilările uitate, contoarele (`torch._dynamo.utils.counters`) și lista
-    gărzilor căzute golite, ca o verificare să nu depindă de ce a rulat înainte în notebook."""
-    torch._dynamo.reset()
-    torch._dynamo.utils.counters.clear()
-    esecuri = getattr(torch._dynamo.utils, "guard_failures", None)
-    if esecuri is not None:
-        esecuri.clear()
+def configuratia_compilatorului() -> dict:
+    """Configurația lui Dynamo și a lui Inductor (ca o verificare să vadă dacă ai schimbat-o global)."""
+    import torch._inductor.config as config_inductor
+
+    return {
+        "torch._dynamo.config": torch._dynamo.config.get_config_copy(),
+        "torch._inductor.config": config_inductor.get_config_copy(),
+    }
+
+
+def schimbari_configuratie(inainte: dict) -> list[str]:
+    """Opțiunile schimbate față de `inainte` (din `configuratia_compilatorului`), cu numele întreg
+    („torch._dynamo.config.specialize_float”)."""
+    acum = configuratia_compilatorului()
+    schimbate = []
+    for modul, valori in inainte.items():
+        for cheie, valoare in valori.items():
+            try:
+                diferita = acum[modul].get(cheie, valoare) != valoare
+            except Exception:  # valori care nu se pot compara
+                diferita = False
+            if diferita:
+                schimbate.append(f"{modul}.{cheie}")
+    return schimbate
 
 
 #: Opțiunile lui Dynamo de care depind verificările care numără compilări, cu valorile lor implicite

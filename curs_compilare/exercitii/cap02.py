@@ -19,6 +19,7 @@ from torch.overrides import TorchFunctionMode
 
 from ..cifre import cu_substantiv, format_numar
 from ..inspectie import NumaratorCompilari, categorie_intrerupere, explica
+from ..inspectie import motive_recompilare as _motive_recompilare
 from .baza import fara_jurnale_torch as _fara_jurnale_torch
 from .baza import goleste_dynamo as _goleste_dynamo
 from .baza import (
@@ -543,11 +544,6 @@ def _e_dinamic(gm: torch.fx.GraphModule) -> bool:
         if isinstance(valoare, torch.Tensor) and any(isinstance(d, torch.SymInt) for d in valoare.shape):
             return True
     return False
-
-
-def _motive_recompilare() -> list[str]:
-    esecuri = getattr(torch._dynamo.utils, "guard_failures", None) or {}
-    return [re.sub(r"^\d+/\d+: ", "", str(m)) for motive in esecuri.values() for m in motive]
 
 
 def _forme_3(rng) -> tuple[list[int], int]:

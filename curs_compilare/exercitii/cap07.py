@@ -27,9 +27,12 @@ import torch.nn as nn
 
 from ..cifre import cu_substantiv, cu_unitate, format_numar, format_timp
 from ..inspectie import NumaratorCompilari, categorie_intrerupere
+from ..inspectie import motive_recompilare as _motive_recompilare
 from .baza import fara_jurnale_torch as _fara_jurnale_torch
 from .baza import goleste_dynamo as _goleste_dynamo
 from .baza import configuratie_dynamo_implicita
+from .baza import configuratia_compilatorului as _configuratia
+from .baza import schimbari_configuratie as _schimbari_configuratie
 from .baza import (
     NESCRIS,
     GresealaCursant,
@@ -86,38 +89,6 @@ def _contoare():
 
 def _intreruperi() -> list[str]:
     return list(_contoare()["graph_break"])
-
-
-def _motive_recompilare() -> list[str]:
-    import re
-
-    esecuri = getattr(torch._dynamo.utils, "guard_failures", None) or {}
-    return [re.sub(r"^\d+/\d+: ", "", str(m)) for motive in esecuri.values() for m in motive]
-
-
-def _configuratia() -> dict:
-    """Configurația lui Dynamo și a lui Inductor (ca să se vadă dacă ai schimbat-o global)."""
-    import torch._inductor.config as config_inductor
-
-    return {
-        "torch._dynamo.config": torch._dynamo.config.get_config_copy(),
-        "torch._inductor.config": config_inductor.get_config_copy(),
-    }
-
-
-def _schimbari_configuratie(inainte: dict) -> list[str]:
-    """Opțiunile schimbate față de `inainte` („torch._dynamo.config.specialize_float”)."""
-    acum = _configuratia()
-    schimbate = []
-    for modul, valori in inainte.items():
-        for cheie, valoare in valori.items():
-            try:
-                diferita = acum[modul].get(cheie, valoare) != valoare
-            except Exception:  # valori care nu se pot compara
-                diferita = False
-            if diferita:
-                schimbate.append(f"{modul}.{cheie}")
-    return schimbate
 
 
 def _restaureaza_configuratia(inainte: dict) -> None:

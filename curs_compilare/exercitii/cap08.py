@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import copy
 import inspect
+import random
 import textwrap
 
 import torch
@@ -34,10 +35,14 @@ from .baza import (
     Rezultat,
     apeleaza,
     compara_tensori,
+    configuratia_compilatorului,
     descrie_garda,
     generator_aleator,
+    goleste_dynamo,
+    schimbari_configuratie,
     verificare,
 )
+from ..inspectie import NumaratorCompilari, motive_recompilare
 
 __all__ = ["exercitiul_1", "exercitiul_2", "exercitiul_3", "LIMITA_RANGURI_S"]
 
@@ -153,22 +158,6 @@ def _linii_in_grafuri(numarator) -> int:
     return total
 
 
-def _configuratia_dynamo() -> dict:
-    return torch._dynamo.config.get_config_copy()
-
-
-def _schimbari(inainte: dict) -> list[str]:
-    acum = _configuratia_dynamo()
-    schimbate = []
-    for cheie, valoare in inainte.items():
-        try:
-            if acum.get(cheie, valoare) != valoare:
-                schimbate.append(f"torch._dynamo.config.{cheie}")
-        except Exception:  # noqa: BLE001 — valori care nu se pot compara
-            pass
-    return schimbate
-
-
 # ---------------------------------------------------------------------------------------------
 # Exercițiul 1: modelul care nu se compila sub DDP
 # ---------------------------------------------------------------------------------------------
@@ -202,19 +191,13 @@ def _mesaj_fara_grafuri(contoare: dict) -> str:
 
 def _corp_1(pregateste, seminta: int, backend: str):
     import torch.distributed as dist
-    from torch._dynamo.utils import counters
-
-    from ..inspectie import NumaratorCompilari
-
-    import random
 
     rng = random.Random(seminta)
     torch.manual_seed(seminta)
     model, latime, liniare = _secventa_aleatoare(rng)
     referinta = copy.deepcopy(model)
     numarator = NumaratorCompilari(backend)
-    torch._dynamo.reset()
-    counters.clear()
+    goleste_dynamo()
     pregatit = apeleaza(pregateste, model, numarator, limita_s=LIMITA_APEL_S, ce="funcția ta `pregateste`")
     if pregatit is None:
         raise GresealaCursant("`pregateste` a întors None: ai uitat `return`? Trebuia să întorci modelul gata de antrenare.")
@@ -401,14 +384,10 @@ def _sfat_2(cazuri, raspunsuri, indice: int) -> str:
 
 
 def _corp_3(pregateste_fsdp, seminta: int, backend: str):
-    import random
-
     import torch.distributed as dist
     from torch._dynamo.utils import counters
     from torch.distributed.device_mesh import init_device_mesh
     from torch.distributed.fsdp import FSDPModule
-
-    from ..inspectie import NumaratorCompilari
 
     rng = random.Random(seminta)
     torch.manual_seed(seminta)
@@ -417,9 +396,8 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
     referinta = copy.deepcopy(model)
     retea = init_device_mesh("cpu", (dist.get_world_size(),))
     numarator = NumaratorCompilari(backend)
-    torch._dynamo.reset()
-    counters.clear()
-    inainte = _configuratia_dynamo()
+    goleste_dynamo()
+    inainte = configuratia_compilatorului()
     pregatit = apeleaza(pregateste_fsdp, model, retea, numarator, limita_s=LIMITA_APEL_S,
                         ce="funcția ta `pregateste_fsdp`")
     if pregatit is None:
@@ -463,10 +441,10 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
                     f"Gradientul lui `{nume}` nu e media gradienților celor două ranguri (diferența maximă: "
                     f"{format_numar(float((obtinut - asteptat).abs().max()), 3)})."
                 )
-    schimbate = _schimbari(inainte)
+    schimbate = schimbari_configuratie(inainte)
     if schimbate:
         raise GresealaCursant(
-            f"Codul tău schimbă configurația globală a lui Dynamo ({', '.join(f'`{s}`' for s in schimbate[:3])}). "
+            f"Codul tău schimbă configurația globală a compilatorului ({', '.join(f'`{s}`' for s in schimbate[:3])}). "
             "Așa ascunzi recompilarea (de exemplu, o limită de recompilări mai mică trimite blocul în modul eager "
             "pe tăcute), nu o repari. Repară cauza: intrarea primului bloc."
         )
@@ -489,7 +467,7 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
             "făcut înaintea lor în afara oricărui graf."
         )
     if numarator.compilari > 1:
-        motive = [m for m in distribuit._motive_recompilare() if m]
+        motive = [m for m in motive_recompilare() if m]
         motiv = f" Garda căzută: {descrie_garda(motive[0])}." if motive else ""
         raise GresealaCursant(
             f"Au fost {numarator.compilari} compilări în loc de una.{motiv} Toate blocurile au același cod "
