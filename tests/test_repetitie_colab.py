@@ -1,6 +1,7 @@
 """Repetiția drumului de pe Colab (`validare --colab-simulat`) și memoria GPU a unui notebook,
 citită din `nvidia-smi` (aici prefăcut: testele rulează pe procesor)."""
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -147,3 +148,108 @@ def test_instalarea_revine_cum_era_dupa_repetitie(monkeypatch, inainte, dupa, as
 def test_instalarea_de_acum_e_gasita():
     stare = validare.instalarea_pachetului()
     assert stare is None or set(stare) == {"editabil", "dosar"}
+
+
+_TORCH_FALS = """\
+import sys, time, types
+torch = types.ModuleType("torch")
+torch.cuda = types.SimpleNamespace(is_initialized=lambda: True, max_memory_reserved=lambda d=None: 0)
+ocupat = {"octeti": 3 * 2**30}
+torch.cuda.memory_reserved = lambda d=None: ocupat["octeti"]
+sys.modules["torch"] = torch
+time.sleep(1.0)
+ocupat["octeti"] = 2**30
+print("gata")
+"""
+
+
+def test_memoria_pytorch_se_citeste_in_kernel_si_celulele_ascunse_dispar(tmp_path):
+    """Celulele ascunse urmăresc memoria rezervată de PyTorch din kernel (aici, un modul torch
+    fals, care rezervă 3 GiB o secundă, apoi 1 GiB): maximul e cel văzut de fir, nu cel de la
+    sfârșit; notebook-ul executat are doar celulele lui, numerotate de la 1."""
+    cale = tmp_path / "mic.ipynb"
+    nbformat.write(new_notebook(cells=[new_markdown_cell("# titlu"), new_code_cell("print('a')"),
+                                       new_code_cell(_TORCH_FALS)]), cale)
+    rezultat = validare.executa_notebook(cale, tmp_path / "executate", limita_celula=60, masoara_memoria_pytorch=True)
+    assert rezultat["trecut"], rezultat["eroare"]
+    assert rezultat["memorie_gpu_pytorch_maxima_mib"] == 3072
+    executat = nbformat.read(tmp_path / "executate" / "mic.ipynb", as_version=4)
+    assert [c.cell_type for c in executat.cells] == ["markdown", "code", "code"]
+    assert [c.execution_count for c in executat.cells[1:]] == [1, 2]
+    assert executat.cells[2].outputs[0]["text"] == "gata\n"
+    assert not any(validare.MARCAJ_MEMORIE_PYTORCH in str(c) for c in executat.cells)
+
+
+def test_fara_cuda_pornit_memoria_pytorch_lipseste(tmp_path):
+    cale = tmp_path / "mic.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell("print(1)")]), cale)
+    rezultat = validare.executa_notebook(cale, tmp_path / "executate", limita_celula=60, masoara_memoria_pytorch=True)
+    assert rezultat["trecut"] and "memorie_gpu_pytorch_maxima_mib" not in rezultat
+    assert len(nbformat.read(tmp_path / "executate" / "mic.ipynb", as_version=4).cells) == 1
+
+
+def test_un_notebook_esuat_pierde_doar_cifra_memoriei(tmp_path):
+    cale = tmp_path / "mic.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell("raise ValueError('stricat')"), new_code_cell("print(2)")]), cale)
+    rezultat = validare.executa_notebook(cale, tmp_path / "executate", limita_celula=60, masoara_memoria_pytorch=True)
+    assert not rezultat["trecut"] and rezultat["prima_linie_eroare"] == "ValueError: stricat"
+    assert "memorie_gpu_pytorch_maxima_mib" not in rezultat
+    executat = nbformat.read(tmp_path / "executate" / "mic.ipynb", as_version=4)
+    assert len(executat.cells) == 2 and executat.cells[0].execution_count == 1
+
+
+def _raport(cale, secunde, nuclee, **memorie):
+    mediu = {"gpu": "NVIDIA H200", "capabilitate": "9.0", "numar_sm": 132, "python": "3.12", "torch": "2.11",
+             "triton": "3.6", "profil": "complet", "nuclee": 16, "dispozitiv": "cuda",
+             "profil_colab": {"nuclee": 2, "gpu_simulat": "T4", "limita_ram_gib": 12.0, "nuclee_alese": nuclee}}
+    rand = {"cale": cale, "trecut": True, "secunde": secunde, "eroare": None, **memorie}
+    return {"data": f"2026-12-05T10:0{len(cale) % 10}:00", "secunde_total": secunde, "mediu": mediu,
+            "notebookuri": [rand], "cifre": [{"cheie": cale, "notebook": cale, "descriere": "d", "valoare": 1.0,
+                                               "unitate": "s"}]}
+
+
+def test_rapoartele_rulate_deodata_se_unesc_fara_memoria_de_pe_tot_gpu_ul(tmp_path):
+    a = _raport("notebooks/06_b.ipynb", 300.0, [2, 3], memorie_gpu_maxima_mib=9000,
+                memorie_gpu_masurata_pe=validare.MEMORIE_PE_TOT_GPU, memorie_gpu_pytorch_maxima_mib=4096)
+    b = _raport("notebooks/00_a.ipynb", 20.0, [4, 5], memorie_gpu_maxima_mib=7000,
+                memorie_gpu_masurata_pe=validare.MEMORIE_PE_TOT_GPU, memorie_gpu_pytorch_maxima_mib=1024)
+    date = validare.uneste_rapoarte([a, b])
+    assert [r["cale"] for r in date["notebookuri"]] == ["notebooks/00_a.ipynb", "notebooks/06_b.ipynb"]
+    assert all("memorie_gpu_maxima_mib" not in r for r in date["notebookuri"])
+    assert date["secunde_total"] == 320.0 and len(date["cifre"]) == 2
+    assert date["unite"] == {"rapoarte": 2, "nuclee_alese": [[2, 3], [4, 5]]}
+    text = validare._raport_markdown(date)
+    assert "| `notebooks/00_a.ipynb` | trecut | 20 s | 1,00 GiB |" in text
+    assert "2 validări rulate deodată, fiecare pe nucleele ei (2, 3; 4, 5)" in text
+    # Din linia de comandă: raportul și graficul, fără să execute nimic.
+    fisiere = []
+    for i, r in enumerate((a, b)):
+        fisiere.append(tmp_path / f"r{i}.json")
+        fisiere[-1].write_text(json.dumps(r), encoding="utf-8")
+    assert validare.main(["--uneste", *map(str, fisiere), "--iesire", str(tmp_path / "unit")]) == 0
+    assert (tmp_path / "unit" / "durate.png").is_file()
+    assert json.loads((tmp_path / "unit" / "rezultate.json").read_text(encoding="utf-8"))["unite"]["rapoarte"] == 2
+
+
+def test_un_singur_raport_isi_pastreaza_memoria_gpu():
+    a = _raport("notebooks/00_a.ipynb", 20.0, [0, 1], memorie_gpu_maxima_mib=7000,
+                memorie_gpu_masurata_pe=validare.MEMORIE_PE_TOT_GPU)
+    assert validare.uneste_rapoarte([a])["notebookuri"][0]["memorie_gpu_maxima_mib"] == 7000
+    with pytest.raises(ValueError, match="niciun raport"):
+        validare.uneste_rapoarte([])
+
+
+def test_in_profilul_colab_fiecare_notebook_porneste_cu_cache_ul_gol(tmp_path, monkeypatch):
+    """Ca într-un runtime Colab nou la fiecare capitol: două notebook-uri validate în profilul
+    Colab (fără repetiția clonării) văd dosare de cache diferite, goale la pornire."""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "cache_comun"))
+    cod = "import os\nd = os.environ['TORCHINDUCTOR_CACHE_DIR']\nprint(d, len(os.listdir(d)))"
+    cai = []
+    for nume in ("a", "b"):
+        cai.append(tmp_path / f"{nume}.ipynb")
+        nbformat.write(new_notebook(cells=[new_code_cell(cod)]), cai[-1])
+    assert validare.main(["--profil-colab", "--iesire", str(tmp_path / "v"), *map(str, cai)]) == 0
+    vazute = [nbformat.read(tmp_path / "v" / "executate" / c.name, as_version=4).cells[0].outputs[0]["text"].split()
+              for c in cai]
+    assert vazute[0][0] != vazute[1][0] and str(tmp_path / "cache_comun") not in (vazute[0][0], vazute[1][0])
+    assert [v[1] for v in vazute] == ["0", "0"]

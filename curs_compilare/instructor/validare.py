@@ -344,6 +344,81 @@ def _pachetul_vizibil_in_kernel():
         yield
 
 
+#: Codul celulei ascunse pusă la începutul unui notebook pe o mașină cu GPU NVIDIA: un fir care
+#: citește, la fiecare 0,2 s, memoria GPU rezervată de alocatorul PyTorch în kernel (abia după ce
+#: notebook-ul a importat torch și a pornit CUDA; firul nu importă nimic). Măsoară doar procesul
+#: kernel-ului, deci rămâne a notebook-ului și când mai multe rulează deodată pe același GPU;
+#: contextul CUDA (câteva sute de MiB) nu intră.
+_COD_MEMORIE_PYTORCH_PORNIRE = """\
+def _curs_urmareste_memoria_gpu():
+    import sys, threading, time
+    stare = {"maxim": None}
+    def urmareste():
+        while True:
+            t = sys.modules.get("torch")
+            try:
+                if t is not None and not getattr(t.__spec__, "_initializing", False) and t.cuda.is_initialized():
+                    v = max(t.cuda.memory_reserved(0), t.cuda.max_memory_reserved(0))
+                    if stare["maxim"] is None or v > stare["maxim"]:
+                        stare["maxim"] = v
+            except Exception:
+                pass
+            time.sleep(0.2)
+    threading.Thread(target=urmareste, daemon=True, name="curs-memorie-gpu").start()
+    return stare
+_curs_memorie_gpu = _curs_urmareste_memoria_gpu()
+del _curs_urmareste_memoria_gpu
+"""
+
+#: Celula ascunsă de la sfârșit: tipărește maximul citit de fir (octeți), după un marcaj.
+MARCAJ_MEMORIE_PYTORCH = "__curs_memorie_gpu_pytorch__"
+_COD_MEMORIE_PYTORCH_CITIRE = f"""\
+import sys as _curs_sys
+_t = _curs_sys.modules.get("torch")
+if _t is not None and _t.cuda.is_initialized():
+    _v = max(_t.cuda.memory_reserved(0), _t.cuda.max_memory_reserved(0), _curs_memorie_gpu["maxim"] or 0)
+    _curs_memorie_gpu["maxim"] = _v
+print("{MARCAJ_MEMORIE_PYTORCH}", _curs_memorie_gpu["maxim"])
+"""
+
+
+def _adauga_celulele_de_memorie(nb) -> None:
+    """Pune celulele ascunse ale măsurării memoriei PyTorch la începutul și la sfârșitul lui `nb`."""
+    import nbformat
+
+    nb.cells.insert(0, nbformat.v4.new_code_cell(_COD_MEMORIE_PYTORCH_PORNIRE, metadata={"curs_ascunsa": True}))
+    nb.cells.append(nbformat.v4.new_code_cell(_COD_MEMORIE_PYTORCH_CITIRE, metadata={"curs_ascunsa": True}))
+
+
+def _scoate_celulele_de_memorie(nb) -> float | None:
+    """Scoate din `nb` celulele puse de `_adauga_celulele_de_memorie`, renumerotează celulele
+    rămase (ca și cum celulele ascunse n-ar fi rulat) și întoarce maximul memoriei GPU rezervate
+    de PyTorch, în MiB (None: notebook-ul n-a pornit CUDA, a eșuat înainte de sfârșit, sau fără
+    celule ascunse)."""
+    maxim = None
+    pastrate = []
+    for celula in nb.cells:
+        if not celula.get("metadata", {}).get("curs_ascunsa"):
+            pastrate.append(celula)
+            continue
+        for rand in text_iesiri(celula.get("outputs", []), doar_stdout=True).splitlines():
+            parti = rand.split()
+            if len(parti) == 2 and parti[0] == MARCAJ_MEMORIE_PYTORCH and parti[1] != "None":
+                with contextlib.suppress(ValueError):
+                    maxim = float(parti[1]) / 2**20
+    if len(pastrate) != len(nb.cells):
+        nb.cells = pastrate
+        for celula in nb.cells:
+            if celula.cell_type != "code":
+                continue
+            if isinstance(celula.get("execution_count"), int) and celula.execution_count > 1:
+                celula.execution_count -= 1
+            for iesire in celula.get("outputs", []):
+                if isinstance(iesire.get("execution_count"), int) and iesire["execution_count"] > 1:
+                    iesire["execution_count"] -= 1
+    return maxim
+
+
 def executa_notebook(
     cale: Path,
     dosar_executate: Path,
@@ -351,12 +426,16 @@ def executa_notebook(
     limita_notebook: float | None = None,
     colab: RepetitieColab | None = None,
     limita_ram_mib: float | None = None,
+    masoara_memoria_pytorch: bool | None = None,
 ) -> dict:
     """Execută un notebook într-un kernel nou și întoarce rezultatul: `trecut`, `secunde`,
     `eroare` (ultimele rânduri ale erorii), `prima_linie_eroare`, `cifre` (cele înregistrate cu
     `cifre.inregistreaza`), `memorie_ram_maxima_mib` (memoria RAM a kernel-ului și a proceselor
     lui, vezi `profil_colab.MemorieGazda`), `secunde_pregatire` (cât a durat celula de pregătire,
-    dacă notebook-ul are una) și, pe un GPU NVIDIA, `memorie_gpu_maxima_mib` (vezi `_MemorieGPU`).
+    dacă notebook-ul are una) și, pe un GPU NVIDIA, `memorie_gpu_maxima_mib` (vezi `_MemorieGPU`)
+    și `memorie_gpu_pytorch_maxima_mib` (memoria rezervată de alocatorul PyTorch în kernel, citită
+    de o celulă ascunsă pusă la început și la sfârșit și scoasă din notebook-ul executat; implicit
+    doar unde există `nvidia-smi`, altfel după `masoara_memoria_pytorch`).
     Cu `limita_ram_mib`, un notebook care a cerut mai multă memorie RAM e socotit eșuat (pe
     Colab, kernel-ul lui ar fi fost oprit).
 
@@ -373,6 +452,9 @@ def executa_notebook(
     nb = nbformat.read(cale, as_version=4)
     if colab is not None:
         colab.pregateste_notebook(nb)
+    cu_memorie_pytorch = masoara_memoria_pytorch if masoara_memoria_pytorch is not None else shutil.which("nvidia-smi") is not None
+    if cu_memorie_pytorch:
+        _adauga_celulele_de_memorie(nb)
     fd, fisier_cifre = tempfile.mkstemp(prefix="cifre_", suffix=".jsonl")
     os.close(fd)
     os.environ[VARIABILA_FISIER] = fisier_cifre
@@ -434,6 +516,7 @@ def executa_notebook(
         prima_linie = f"a depășit limita notebook-ului ({format_numar(limita_notebook, 0)} s); kernel-ul a fost oprit"
         eroare = prima_linie + ("\n" + eroare if eroare else "")
     os.environ.pop(VARIABILA_FISIER, None)
+    memorie_pytorch = _scoate_celulele_de_memorie(nb) if cu_memorie_pytorch else None
     tiparit = _text_tiparit(nb)
     contrazise = contradictii(tiparit)
     if contrazise and eroare is None:
@@ -474,6 +557,8 @@ def executa_notebook(
     if memorie.maxim_mib is not None:
         rezultat["memorie_gpu_maxima_mib"] = round(memorie.maxim_mib)
         rezultat["memorie_gpu_masurata_pe"] = memorie.fel
+    if memorie_pytorch is not None:
+        rezultat["memorie_gpu_pytorch_maxima_mib"] = round(memorie_pytorch)
     return rezultat
 
 
@@ -528,7 +613,8 @@ def _rand_de_progres(r: dict, cale: Path) -> str:
     """Rândul tipărit după fiecare notebook: starea, durata, memoria GPU și RAM, prima linie a erorii."""
     memorie = "".join(
         f"  {eticheta} {format_numar(r[cheie] / 1024, 2):>6} GiB"
-        for cheie, eticheta in (("memorie_gpu_maxima_mib", "GPU"), ("memorie_ram_maxima_mib", "RAM"))
+        for cheie, eticheta in (("memorie_gpu_maxima_mib", "GPU"), ("memorie_gpu_pytorch_maxima_mib", "GPU PyTorch"),
+                                ("memorie_ram_maxima_mib", "RAM"))
         if r.get(cheie) is not None
     )
     rand = f"  {'trecut' if r['trecut'] else 'EȘUAT '}  {format_numar(r['secunde'], 1):>7} s{memorie}  {cale}"
@@ -632,8 +718,18 @@ def _raport_markdown(date: dict) -> str:
                 f"- **profilul Colab**, pe o mașină fără GPU: {nuclee}, {ram}; fără GPU, capitolele rulează pe drumul "
                 f"de procesor, ca pe un runtime Colab fără GPU"
             )
+    if date.get("unite"):
+        unite = date["unite"]
+        nuclee = [", ".join(map(str, n)) for n in unite.get("nuclee_alese") or [] if n]
+        randuri.append(
+            f"- raportul unește {cu_substantiv(unite['rapoarte'], 'validare rulată', 'validări rulate')} deodată"
+            + (f", fiecare pe nucleele ei ({'; '.join(nuclee)})" if nuclee else "")
+            + ", pe același GPU: duratele unui notebook pot include așteptarea după lucrul GPU al celorlalte, iar "
+            "memoria GPU a fiecăruia e cea a PyTorch din kernel-ul lui"
+        )
     notebookuri = date["notebookuri"]
     cu_memorie = any(r.get("memorie_gpu_maxima_mib") is not None for r in notebookuri)
+    cu_pytorch = any(r.get("memorie_gpu_pytorch_maxima_mib") is not None for r in notebookuri)
     cu_ram = any(r.get("memorie_ram_maxima_mib") is not None for r in notebookuri)
     cu_pregatire = any(r.get("secunde_pregatire") is not None for r in notebookuri)
     randuri += ["", "## Notebook-urile", ""]
@@ -649,6 +745,13 @@ def _raport_markdown(date: dict) -> str:
             ),
             "",
         ]
+    if cu_pytorch:
+        randuri += [
+            "Memoria GPU a PyTorch: maximul memoriei rezervate de alocatorul PyTorch în kernel-ul notebook-ului "
+            "(`torch.cuda.memory_reserved`, citit la fiecare 0,2 s), fără contextul CUDA; e a notebook-ului și când "
+            "mai multe rulează deodată pe același GPU.",
+            "",
+        ]
     if cu_ram:
         randuri += [
             "Memoria RAM: maximul memoriei rezidente a kernel-ului și a proceselor pornite de el (inclusiv procesele de "
@@ -660,6 +763,7 @@ def _raport_markdown(date: dict) -> str:
     coloane = [("durată", lambda r: f"{format_numar(r['secunde'])} s", True),
                ("pregătirea", lambda r: _secunde_sau_linie(r.get("secunde_pregatire")), cu_pregatire),
                ("memoria GPU, maxim", lambda r: _gib_sau_linie(r.get("memorie_gpu_maxima_mib")), cu_memorie),
+               ("memoria GPU a PyTorch, maxim", lambda r: _gib_sau_linie(r.get("memorie_gpu_pytorch_maxima_mib")), cu_pytorch),
                ("memoria RAM, maxim", lambda r: _gib_sau_linie(r.get("memorie_ram_maxima_mib")), cu_ram)]
     coloane = [(nume, valoare) for nume, valoare, are in coloane if are]
     randuri += ["| notebook | stare | " + " | ".join(nume for nume, _ in coloane) + " |",
@@ -719,6 +823,30 @@ def completeaza(vechi: dict, nou: dict) -> dict:
     if vechi.get("surse_adaugate"):
         rezultat["surse_adaugate"] = vechi["surse_adaugate"]
     return rezultat
+
+
+def uneste_rapoarte(rapoarte: list[dict]) -> dict:
+    """Un singur raport din rapoartele unor validări rulate deodată (de exemplu, profilul Colab
+    pornit în câteva procese, fiecare pe nucleele lui): notebook-urile și cifrele tuturor (la
+    același notebook, cel din raportul de mai târziu din listă), mașina primului, data celui mai
+    recent. Memoria GPU citită pe tot GPU-ul (`MEMORIE_PE_TOT_GPU`) nu e doar a notebook-ului
+    când au rulat mai multe deodată: se scoate (rămâne cea a PyTorch din kernel). `secunde_total` e suma duratelor notebook-urilor, nu cât a durat rularea deodată;
+    `unite` spune câte rapoarte s-au unit și, în `nuclee_alese`, nucleele fiecăruia."""
+    if not rapoarte:
+        raise ValueError("Nu am primit niciun raport de unit.")
+    date = rapoarte[0]
+    for urmatorul in rapoarte[1:]:
+        date = completeaza(date, {**urmatorul, "mediu": date["mediu"]})
+    date = {**date, "data": max(r["data"] for r in rapoarte)}
+    if len(rapoarte) > 1:  # citită pe tot GPU-ul, cu alte notebook-uri deodată: nu e doar a notebook-ului
+        date["notebookuri"] = [
+            {k: v for k, v in r.items() if k not in ("memorie_gpu_maxima_mib", "memorie_gpu_masurata_pe")}
+            if r.get("memorie_gpu_masurata_pe") == MEMORIE_PE_TOT_GPU else r
+            for r in date["notebookuri"]
+        ]
+    nuclee = [r["mediu"].get("profil_colab", {}).get("nuclee_alese") for r in rapoarte]
+    date["unite"] = {"rapoarte": len(rapoarte), "nuclee_alese": nuclee}
+    return date
 
 
 def citeste_cifre_inregistrate(cale: str | Path) -> list[dict]:
@@ -978,6 +1106,8 @@ def main(argv=None) -> int:
     parser.add_argument("--iesire", default="build/validare", help="dosarul raportului")
     parser.add_argument("--limita-celula", type=int, default=1200, help="secunde, cel mult, pentru o celulă")
     parser.add_argument("--completeaza", help="un rezultate.json mai vechi, de completat cu notebook-urile executate acum")
+    parser.add_argument("--uneste", nargs="+", metavar="REZULTATE_JSON",
+                        help="unește în --iesire rapoartele unor validări rulate deodată, fără să execute nimic")
     parser.add_argument("--compara", nargs=2, metavar="REZULTATE_JSON", help="compară două rapoarte, fără să execute nimic")
     parser.add_argument("--prag", type=float, default=PRAG_DIFERENTA,
                         help="la --compara: diferența relativă acceptată la cifrele comparate prin raport (0.15 = 15%%)")
@@ -1001,6 +1131,18 @@ def main(argv=None) -> int:
 
     if argumente.adauga_cifre:
         return _adauga_din_linia_de_comanda(argumente)
+
+    if argumente.uneste:
+        rapoarte = [json.loads(Path(c).read_text(encoding="utf-8")) for c in argumente.uneste]
+        date = uneste_rapoarte(rapoarte)
+        iesire = Path(argumente.iesire)
+        iesire.mkdir(parents=True, exist_ok=True)
+        _grafic_durate(date["notebookuri"], iesire / "durate.png")
+        _scrie_raportul(date, iesire)
+        trecute = sum(r["trecut"] for r in date["notebookuri"])
+        print(f"Am unit {cu_substantiv(len(rapoarte), 'raport', 'rapoarte')}: {trecute} trecute, "
+              f"{len(date['notebookuri']) - trecute} eșuate. Raportul: {iesire / 'raport.md'}")
+        return 0 if trecute == len(date["notebookuri"]) else 1
 
     if argumente.compara:
         primul, al_doilea = (json.loads(Path(c).read_text(encoding="utf-8")) for c in argumente.compara)
@@ -1035,8 +1177,9 @@ def main(argv=None) -> int:
             for i, cale in enumerate(cai):
                 # Cu drumul de pe Colab, fiecare notebook pornește ca într-un runtime nou (așa cum
                 # cer agendele atelierului): clonă nouă, instalare nouă, cache-uri de compilare goale.
+                # În profilul Colab, cache-urile pornesc goale la fiecare notebook, ca într-un runtime nou.
                 runtime = dosar_colab / f"runtime_{i:02d}" if colab else None
-                with cache_gol() if colab else contextlib.nullcontext():
+                with cache_gol() if colab or profil else contextlib.nullcontext():
                     r = executa_notebook(cale, iesire / "executate", argumente.limita_celula, argumente.limita_notebook,
                                          colab.runtime_nou(runtime) if colab else None,
                                          limita_ram_mib=profil.limita_ram_gib * 1024 if profil else None)
