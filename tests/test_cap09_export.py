@@ -4,6 +4,7 @@ AOTInductor într-un pachet `.pt2`, încărcat de programul C++ (construit cu g+
 torch) într-un proces nou, dă aceeași ieșire ca modelul în Python."""
 
 import re
+from pathlib import Path
 
 import pytest
 import torch
@@ -16,6 +17,13 @@ def test_formatul_binar_dus_intors(tmp_path):
     for tensor in (torch.randn(3, 5), torch.arange(24, dtype=torch.float64).reshape(2, 3, 4), torch.randn(7)):
         export09.scrie_tensor(tmp_path / "t.bin", tensor)
         torch.testing.assert_close(export09.citeste_tensor(tmp_path / "t.bin"), tensor.float())
+    jetoane = torch.randint(0, 50_000, (2, 9), dtype=torch.int32)
+    export09.scrie_tensor(tmp_path / "j.bin", jetoane)
+    citit = export09.citeste_tensor(tmp_path / "j.bin")
+    assert citit.dtype == torch.int64 and torch.equal(citit, jetoane.long())
+    (tmp_path / "cod.bin").write_bytes(b"\x01" + b"\x00" * 7 + b"\x07" + b"\x00" * 7 + b"\x01" + b"\x00" * 7)
+    with pytest.raises(ValueError, match="codul de tip 7"):
+        export09.citeste_tensor(tmp_path / "cod.bin")
     (tmp_path / "scurt.bin").write_bytes((tmp_path / "t.bin").read_bytes()[:-4])
     with pytest.raises(ValueError, match="octeți"):
         export09.citeste_tensor(tmp_path / "scurt.bin")
@@ -42,24 +50,6 @@ class _Model(nn.Module):
 
     def forward(self, x):
         return self.b(torch.relu(self.a(x)))
-
-
-def test_pachetul_aoti_incarcat_din_cpp_da_ce_da_python(tmp_path):
-    if export09.compilator_cpp() is None:
-        pytest.skip("fără compilator C++")
-    executabil = export09.construieste_incarcatorul(tmp_path / "cpp")
-    torch.manual_seed(0)
-    model = _Model().eval()
-    program = torch.export.export(model, (torch.randn(4, 16),), dynamic_shapes={"x": {0: torch.export.Dim.AUTO}})
-    pachet = torch._inductor.aoti_compile_and_package(program, package_path=str(tmp_path / "model.pt2"))
-    for lot in (3, 9):
-        x = torch.randn(lot, 16)
-        rulare = export09.ruleaza_incarcatorul(executabil, pachet, x)
-        assert rulare.dispozitiv == "cpu" and rulare.timp_apel_s > 0
-        with torch.no_grad():
-            torch.testing.assert_close(rulare.iesire, model(x))
-    with pytest.raises(export09.EroareCpp, match="codul"):
-        export09.ruleaza_incarcatorul(executabil, tmp_path / "nu_exista.pt2", x)
 
 
 # --- ce refuză exportul ------------------------------------------------------------------------
@@ -118,3 +108,96 @@ def test_intervalul_declarat_al_unei_dimensiuni():
     with pytest.raises(Exception, match="<= 64"):
         modul(torch.randn(65, 16))
     assert modul(torch.randn(1, 16)).shape == (1, 4)
+
+
+# --- pachetul ReteaTransformer: C++, contractul formelor, porniri la rece ------------------------
+
+from curs_compilare.modele import ConfiguratieTransformer, ReteaTransformer  # noqa: E402
+
+_MIC = ConfiguratieTransformer(vocabular=64, dim_model=16, nr_capete=2, nr_straturi=1, lungime=8, marime_lot=4)
+
+
+@pytest.fixture(scope="module")
+def pachet_retea(tmp_path_factory):
+    """Un ReteaTransformer minuscul, exportat cu lotul dinamic (2..16) și compilat cu AOTInductor."""
+    dosar = tmp_path_factory.mktemp("retea")
+    torch.manual_seed(0)
+    model = ReteaTransformer(_MIC).eval()
+    x = torch.randint(0, _MIC.vocabular, (_MIC.marime_lot, _MIC.lungime))
+    lot = torch.export.Dim("lot", min=1, max=16)
+    program = torch.export.export(model, (x,), dynamic_shapes=({0: lot},))
+    return model, torch._inductor.aoti_compile_and_package(program, package_path=str(dosar / "retea.pt2")), dosar
+
+
+def test_programul_cpp_da_ce_da_python_pe_jetoane_int64(pachet_retea, tmp_path):
+    """Programul C++ se construiește o singură dată aici (și o dată în notebook)."""
+    if export09.compilator_cpp() is None:
+        pytest.skip("fără compilator C++")
+    model, pachet, _ = pachet_retea
+    executabil = export09.construieste_incarcatorul(tmp_path / "cpp")
+    for lot in (3, 9):
+        x = torch.randint(0, _MIC.vocabular, (lot, _MIC.lungime))
+        rulare = export09.ruleaza_incarcatorul(executabil, pachet, x)
+        assert rulare.dispozitiv == "cpu" and rulare.timp_apel_s > 0
+        with torch.no_grad():
+            torch.testing.assert_close(rulare.iesire, model(x))
+    with pytest.raises(export09.EroareCpp, match="codul"):
+        export09.ruleaza_incarcatorul(executabil, tmp_path / "nu_exista.pt2", x)
+
+
+def test_contractul_formelor_cu_si_fara_verificarea_intrarilor(pachet_retea):
+    """Măsurat pe 2.14.1: fără `AOTI_RUNTIME_CHECK_INPUTS`, un lot peste maximul declarat rulează
+    fără niciun cuvânt; cu ea, e refuzat cu un mesaj. O lungime alta decât cea exportată (statică)
+    e refuzată cu verificarea; fără ea, rularea n-are nicio garanție (poate opri procesul)."""
+    _, pachet, _ = pachet_retea
+    peste = (17, _MIC.lungime)
+    fara = export09.ruleaza_pachetul_in_proces_nou(pachet, peste, _MIC.vocabular)
+    cu = export09.ruleaza_pachetul_in_proces_nou(pachet, peste, _MIC.vocabular, verifica_intrarile=True)
+    assert fara.forma_iesirii == (17, _MIC.lungime, _MIC.vocabular), fara
+    assert cu.eroare and "<= 16" in cu.eroare and "a refuzat-o" in cu.ce_a_facut
+    lungime = export09.ruleaza_pachetul_in_proces_nou(pachet, (4, 3), _MIC.vocabular, verifica_intrarile=True)
+    assert lungime.eroare and "expected: 8" in lungime.eroare
+
+
+def test_un_proces_oprit_de_tot_e_spus_nu_aruncat():
+    apel = export09.ApelInProcesNou(forma=(8, 32), cod_iesire=-6, ultimul_rand="what():  index out of bounds")
+    assert "oprit de tot (cod -6)" in apel.ce_a_facut and "index out of bounds" in apel.ce_a_facut
+
+
+def test_porniri_la_rece_ordinea_si_cache_urile(monkeypatch, tmp_path):
+    """Orchestrarea: cache gol (care salvează artefactele), cache cald (același dosar), artefacte
+    într-un cache gol, pachetul. Drumul real al proceselor JIT îl rulează notebook-ul capitolului
+    (sub nbval); aici, procesele sunt prefăcute."""
+    cereri = []
+
+    def proces(configuratie, fel, **optiuni):
+        cereri.append((fel, optiuni))
+        if optiuni.get("salveaza"):
+            Path(optiuni["salveaza"]).write_bytes(b"artefacte")
+        return export09.PornireLaRece(primul_rezultat_s=1.0, al_doilea_s=0.1, pregatire_s=0.5, proces_s=2.0)
+
+    monkeypatch.setattr(export09, "porneste_in_proces_nou", proces)
+    porniri = export09.porniri_la_rece(_MIC, tmp_path / "p.pt2", tmp_path / "porniri")
+    are = hasattr(torch.compiler, "save_cache_artifacts")
+    assert list(porniri) == ["JIT, cache gol", "JIT, cache cald", *(["JIT, artefacte"] if are else []), "pachet AOTI"]
+    (gol, o1), (cald, o2) = cereri[0], cereri[1]
+    assert gol == cald == "jit" and o1["dosar_cache"] == o2["dosar_cache"] and "incarca" not in o2
+    if are:
+        fel, o3 = cereri[2]
+        assert o3["dosar_cache"] != o1["dosar_cache"] and Path(o3["incarca"]).read_bytes() == b"artefacte"
+    assert cereri[-1] == ("aoti", {"pachet": tmp_path / "p.pt2"})
+
+
+def test_pachetul_intr_un_proces_nou_da_iesirea_modelului(pachet_retea):
+    model, pachet, dosar = pachet_retea
+    iesire = dosar / "iesire.pt"
+    pornire = export09.porneste_in_proces_nou(_MIC, "aoti", pachet=pachet, iesire=iesire)
+    assert 0 < pornire.incarcare_s <= pornire.primul_rezultat_s < pornire.proces_s
+    torch.manual_seed(0)
+    x = torch.randint(0, _MIC.vocabular, (_MIC.marime_lot, _MIC.lungime))
+    with torch.no_grad():
+        torch.testing.assert_close(torch.load(iesire), model(x))
+    with pytest.raises(ValueError, match="jit"):
+        export09.porneste_in_proces_nou(_MIC, "altceva")
+    with pytest.raises(RuntimeError, match="Procesul nou a eșuat"):
+        export09.porneste_in_proces_nou(_MIC, "aoti", pachet=dosar / "nu_exista.pt2")

@@ -14,7 +14,13 @@ română, și programul C++ care încarcă un pachet AOTInductor (`.pt2`) fără
 - `ruleaza_incarcatorul(executabil, pachet, intrare)` rulează programul într-un proces nou pe o
   intrare dată și întoarce ieșirea lui, ca tensor, plus ce a spus (dispozitivul, timpul unui apel);
 - `scrie_tensor` / `citeste_tensor`: formatul binar prin care vorbesc Python și programul C++
-  (numărul de dimensiuni și dimensiunile, int64, apoi valorile, float32).
+  (numărul de dimensiuni, codul tipului și dimensiunile, int64, apoi valorile, float32 sau int64);
+- `porniri_la_rece(configuratie, pachet, dosar)`: primul rezultat al aceluiași model în procese
+  noi: compilat cu un cache gol, cu cache-ul cald, cu artefactele cache-ului, și pachetul
+  AOTInductor încărcat;
+- `ruleaza_pachetul_in_proces_nou(pachet, forma, ...)`: pachetul pe o formă oarecare, într-un
+  proces nou, cu sau fără verificarea intrărilor (`AOTI_RUNTIME_CHECK_INPUTS=1`): fără ea, o
+  formă din afara contractului poate opri procesul.
 
 Programul rulează cu `LD_LIBRARY_PATH` spre bibliotecile lui torch: biblioteca modelului din pachet
 (un `.so` scris de Inductor) le încarcă la rândul ei, iar fără ele `dlopen` eșuează
@@ -23,11 +29,15 @@ Programul rulează cu `LD_LIBRARY_PATH` spre bibliotecile lui torch: biblioteca 
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import re
 import shutil
 import struct
 import subprocess
+import sys
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +58,11 @@ __all__ = [
     "ruleaza_incarcatorul",
     "scrie_tensor",
     "citeste_tensor",
+    "PornireLaRece",
+    "porneste_in_proces_nou",
+    "porniri_la_rece",
+    "ApelInProcesNou",
+    "ruleaza_pachetul_in_proces_nou",
 ]
 
 #: Sursa programului C++ (în pachetul cursului).
@@ -191,11 +206,19 @@ def construieste_incarcatorul(dosar: str | Path, sursa: str | Path = SURSA_INCAR
     return executabil
 
 
+#: Tipurile de date pe care le înțeleg ambele părți, cu codul lor din fișier.
+_TIPURI = {0: torch.float32, 1: torch.int64}
+_CODURI = {tip: cod for cod, tip in _TIPURI.items()}
+
+
 def scrie_tensor(cale: str | Path, tensor: torch.Tensor) -> None:
-    """Scrie `tensor` (ca float32, pe procesor) în formatul programului C++."""
-    t = tensor.detach().to("cpu", torch.float32).contiguous()
+    """Scrie `tensor` (pe procesor) în formatul programului C++: numărul de dimensiuni, codul
+    tipului (0: float32, 1: int64), dimensiunile, toate int64, apoi valorile. Un tensor întreg se
+    scrie ca int64 (jetoanele unui model de limbaj), oricare altul ca float32."""
+    t = tensor.detach().cpu()
+    t = (t.to(torch.int64) if not t.is_floating_point() and not t.is_complex() else t.to(torch.float32)).contiguous()
     with open(cale, "wb") as f:
-        f.write(struct.pack("<q", t.dim()))
+        f.write(struct.pack("<qq", t.dim(), _CODURI[t.dtype]))
         f.write(struct.pack(f"<{t.dim()}q", *t.shape))
         f.write(t.numpy().tobytes())
 
@@ -203,15 +226,19 @@ def scrie_tensor(cale: str | Path, tensor: torch.Tensor) -> None:
 def citeste_tensor(cale: str | Path) -> torch.Tensor:
     """Citește un tensor scris în formatul programului C++."""
     date = Path(cale).read_bytes()
-    (dimensiuni,) = struct.unpack_from("<q", date, 0)
-    forma = struct.unpack_from(f"<{dimensiuni}q", date, 8)
-    inceput = 8 + 8 * dimensiuni
+    dimensiuni, cod = struct.unpack_from("<qq", date, 0)
+    if cod not in _TIPURI:
+        raise ValueError(f"{cale}: codul de tip {cod} nu e cunoscut (0: float32, 1: int64)")
+    tip = _TIPURI[cod]
+    forma = struct.unpack_from(f"<{dimensiuni}q", date, 16)
+    inceput = 16 + 8 * dimensiuni
     numar = 1
     for d in forma:
         numar *= d
-    if len(date) - inceput != 4 * numar:
-        raise ValueError(f"{cale}: forma {tuple(forma)} cere {4 * numar} octeți de valori, fișierul are {len(date) - inceput}")
-    return torch.frombuffer(bytearray(date[inceput:]), dtype=torch.float32).reshape(forma).clone()
+    marime = torch.empty((), dtype=tip).element_size()
+    if len(date) - inceput != marime * numar:
+        raise ValueError(f"{cale}: forma {tuple(forma)} cere {marime * numar} octeți de valori, fișierul are {len(date) - inceput}")
+    return torch.frombuffer(bytearray(date[inceput:]), dtype=tip).reshape(forma).clone()
 
 
 def ruleaza_incarcatorul(executabil: str | Path, pachet: str | Path, intrare: torch.Tensor,
@@ -243,3 +270,208 @@ def ruleaza_incarcatorul(executabil: str | Path, pachet: str | Path, intrare: to
         timp_apel_s=float(spuse.get("timp_apel_ms", "nan")) / 1e3,
         secunde=secunde,
     )
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Pornirea la rece: primul rezultat al modelului într-un proces nou
+# ---------------------------------------------------------------------------------------------
+
+_SCRIPT_PORNIRE = textwrap.dedent(
+    """
+    import json, sys, time
+    inceput_proces = time.perf_counter()
+    import torch
+    from curs_compilare.mediu import detecteaza_mediul
+    from curs_compilare.modele import ConfiguratieTransformer, ReteaTransformer
+
+    detecteaza_mediul()  # același GPU simulat ca notebook-ul (CURS_GPU_SIMULAT, moștenită)
+    cerere = json.loads(sys.argv[1])
+    dispozitiv = cerere["dispozitiv"]
+    configuratie = ConfiguratieTransformer(**cerere["configuratie"])
+    torch.manual_seed(0)
+    x = torch.randint(0, configuratie.vocabular, (configuratie.marime_lot, configuratie.lungime), device=dispozitiv)
+    rezultat = {"pregatire_s": time.perf_counter() - inceput_proces}
+
+    def sincronizeaza():
+        if dispozitiv == "cuda":
+            torch.cuda.synchronize()
+
+    with torch.no_grad():
+        if cerere["fel"] == "aoti":
+            # Modelul (greutățile și codul) vine întreg din pachet: nu se construiește în Python.
+            start = time.perf_counter()
+            model = torch._inductor.aoti_load_package(cerere["pachet"])
+            rezultat["incarcare_s"] = time.perf_counter() - start
+        else:
+            model = ReteaTransformer(configuratie).to(dispozitiv).eval()
+            start = time.perf_counter()
+            if cerere["incarca"]:
+                with open(cerere["incarca"], "rb") as f:
+                    torch.compiler.load_cache_artifacts(f.read())
+                rezultat["incarcare_s"] = time.perf_counter() - start
+            model = torch.compile(model)
+        y = model(x)
+        sincronizeaza()
+        rezultat["primul_rezultat_s"] = time.perf_counter() - start
+        start = time.perf_counter()
+        model(x)
+        sincronizeaza()
+        rezultat["al_doilea_s"] = time.perf_counter() - start
+    if cerere.get("salveaza"):
+        artefacte = torch.compiler.save_cache_artifacts()
+        if artefacte is not None:
+            with open(cerere["salveaza"], "wb") as f:
+                f.write(artefacte[0])
+            rezultat["octeti_artefacte"] = len(artefacte[0])
+    if cerere.get("iesire"):
+        torch.save(y.float().cpu(), cerere["iesire"])
+    rezultat["proces_s"] = time.perf_counter() - inceput_proces
+    print("REZULTAT " + json.dumps(rezultat))
+    """
+)
+
+
+@dataclass(frozen=True)
+class PornireLaRece:
+    """Ce a măsurat un proces nou: `primul_rezultat_s`, de la modelul gata în memorie (sau, la
+    pachet, de la nimic) până la prima ieșire, cu tot ce cere ea (compilarea, încărcarea
+    artefactelor sau a pachetului); din el, `incarcare_s` (artefactele cache-ului sau pachetul;
+    None la compilarea fără artefacte); `al_doilea_s`, al doilea apel; `pregatire_s`, importul lui
+    torch și al cursului, în afara timpilor de mai sus; `proces_s`, tot procesul."""
+
+    primul_rezultat_s: float
+    al_doilea_s: float
+    pregatire_s: float
+    proces_s: float
+    incarcare_s: float | None = None
+    octeti_artefacte: int | None = None
+
+
+def _radacina_pachetului() -> Path:
+    return Path(__file__).resolve().parents[2]
+
+
+def _mediu_proces_nou(**variabile: str) -> dict[str, str]:
+    mediu = {**os.environ, **variabile}
+    mediu["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_radacina_pachetului()), mediu.get("PYTHONPATH")]))
+    return mediu
+
+
+def porneste_in_proces_nou(configuratie, fel: str, *, dosar_cache: str | Path | None = None,
+                           pachet: str | Path | None = None, salveaza: str | Path | None = None,
+                           incarca: str | Path | None = None, iesire: str | Path | None = None,
+                           dispozitiv: str | None = None, limita_s: float = 900.0) -> PornireLaRece:
+    """Pornește un proces Python nou care dă primul rezultat al unui `ReteaTransformer` cu
+    `configuratie`, la inferență: `fel="jit"` îl compilează cu `torch.compile` (cache-ul lui
+    Inductor în `dosar_cache`; cu `incarca`, încarcă întâi artefactele salvate ale cache-ului; cu
+    `salveaza`, le salvează la sfârșit), `fel="aoti"` încarcă pachetul `pachet`. Cu `iesire`,
+    procesul salvează acolo ieșirea (`torch.save`). Aruncă `RuntimeError` cu ultimele rânduri ale
+    erorii dacă procesul eșuează."""
+    if fel not in ("jit", "aoti"):
+        raise ValueError(f"fel trebuie să fie „jit” sau „aoti”, nu {fel!r}")
+    if dispozitiv is None:
+        dispozitiv = "cuda" if torch.cuda.is_available() else "cpu"
+    cerere = {"configuratie": dataclasses.asdict(configuratie), "fel": fel, "dispozitiv": dispozitiv,
+              "pachet": str(pachet) if pachet else None, "salveaza": str(salveaza) if salveaza else None,
+              "incarca": str(incarca) if incarca else None, "iesire": str(iesire) if iesire else None}
+    variabile = {"TORCHINDUCTOR_CACHE_DIR": str(dosar_cache)} if dosar_cache else {}
+    proces = subprocess.run([sys.executable, "-c", _SCRIPT_PORNIRE, json.dumps(cerere)],
+                            env=_mediu_proces_nou(**variabile), capture_output=True, text=True, timeout=limita_s)
+    rand = next((r for r in proces.stdout.splitlines() if r.startswith("REZULTAT ")), None)
+    if proces.returncode != 0 or rand is None:
+        coada = "\n".join((proces.stderr or proces.stdout).strip().splitlines()[-12:])
+        raise RuntimeError(f"Procesul nou a eșuat (cod {proces.returncode}):\n{coada}")
+    return PornireLaRece(**json.loads(rand.removeprefix("REZULTAT ")))
+
+
+def porniri_la_rece(configuratie, pachet: str | Path, dosar: str | Path) -> dict[str, PornireLaRece]:
+    """Cele patru porniri ale aceluiași model, fiecare într-un proces nou, în ordinea în care le
+    cere fiecare: compilarea cu un cache gol (care își salvează artefactele), compilarea cu cache-ul
+    cald (cel lăsat de prima), compilarea cu un cache gol și artefactele încărcate (mega-cache-ul
+    capitolelor 05 și 06, unde torch-ul instalat le are) și încărcarea pachetului AOTInductor."""
+    dosar = Path(dosar)
+    dosar.mkdir(parents=True, exist_ok=True)
+    cald, gol = dosar / "cache_cald", dosar / "cache_gol_artefacte"
+    artefacte = dosar / "artefacte.bin"
+    are_artefacte = hasattr(torch.compiler, "save_cache_artifacts")
+    porniri = {"JIT, cache gol": porneste_in_proces_nou(configuratie, "jit", dosar_cache=cald,
+                                                        salveaza=artefacte if are_artefacte else None)}
+    porniri["JIT, cache cald"] = porneste_in_proces_nou(configuratie, "jit", dosar_cache=cald)
+    if are_artefacte and artefacte.is_file():
+        porniri["JIT, artefacte"] = porneste_in_proces_nou(configuratie, "jit", dosar_cache=gol, incarca=artefacte)
+    porniri["pachet AOTI"] = porneste_in_proces_nou(configuratie, "aoti", pachet=pachet)
+    return porniri
+
+
+# ---------------------------------------------------------------------------------------------
+# Pachetul pe forme din afara contractului, într-un proces nou (o formă greșită îl poate opri)
+# ---------------------------------------------------------------------------------------------
+
+_SCRIPT_APEL = textwrap.dedent(
+    """
+    import json, sys
+    import torch
+    cerere = json.loads(sys.argv[1])
+    model = torch._inductor.aoti_load_package(cerere["pachet"])
+    x = torch.randint(0, cerere["vocabular"], cerere["forma"], device=cerere["dispozitiv"])
+    try:
+        with torch.no_grad():
+            y = model(x)
+        print("REZULTAT " + json.dumps({"forma_iesirii": list(y.shape)}), flush=True)
+    except Exception as e:
+        print("REZULTAT " + json.dumps({"eroare": str(e).strip().splitlines()[0][:300]}), flush=True)
+    """
+)
+
+
+@dataclass(frozen=True)
+class ApelInProcesNou:
+    """Ce a făcut pachetul cu o intrare de forma `forma`, într-un proces nou: `forma_iesirii` dacă
+    a rulat, `eroare` (mesajul) dacă a refuzat-o, sau `cod_iesire` (procesul oprit de tot, de
+    exemplu `-6`, SIGABRT, „terminate called…”) cu `ultimul_rand` scris de proces."""
+
+    forma: tuple[int, ...]
+    forma_iesirii: tuple[int, ...] | None = None
+    eroare: str | None = None
+    cod_iesire: int | None = None
+    ultimul_rand: str | None = None
+
+    @property
+    def ce_a_facut(self) -> str:
+        if self.forma_iesirii is not None:
+            return f"a rulat, ieșirea are forma {tuple(self.forma_iesirii)}"
+        if self.eroare is not None:
+            return f"a refuzat-o: {self.eroare}"
+        return f"procesul s-a oprit de tot (cod {self.cod_iesire}): {self.ultimul_rand}"
+
+
+def ruleaza_pachetul_in_proces_nou(pachet: str | Path, forma: tuple[int, ...], vocabular: int, *,
+                                   verifica_intrarile: bool = False, dispozitiv: str | None = None,
+                                   limita_s: float = 120.0) -> ApelInProcesNou:
+    """Încarcă pachetul AOTInductor `pachet` într-un proces nou și îl cheamă pe jetoane aleatoare
+    de forma `forma`. Cu `verifica_intrarile=True`, procesul are `AOTI_RUNTIME_CHECK_INPUTS=1`:
+    pachetul își verifică intrările față de formele cu care a fost exportat. Fără ea, o formă din
+    afara contractului poate rula fără niciun cuvânt sau poate opri procesul (de aceea procesul e
+    nou: kernel-ul notebook-ului ar muri cu el)."""
+    if dispozitiv is None:
+        dispozitiv = "cuda" if torch.cuda.is_available() else "cpu"
+    cerere = {"pachet": str(pachet), "forma": list(forma), "vocabular": int(vocabular), "dispozitiv": dispozitiv}
+    variabile = {"AOTI_RUNTIME_CHECK_INPUTS": "1"} if verifica_intrarile else {}
+    mediu = _mediu_proces_nou(**variabile)
+    if not verifica_intrarile:
+        mediu.pop("AOTI_RUNTIME_CHECK_INPUTS", None)
+    try:
+        proces = subprocess.run([sys.executable, "-c", _SCRIPT_APEL, json.dumps(cerere)], env=mediu,
+                                capture_output=True, text=True, timeout=limita_s)
+    except subprocess.TimeoutExpired:
+        return ApelInProcesNou(forma=tuple(forma), cod_iesire=None, ultimul_rand=f"n-a terminat în {limita_s:g} s")
+    rand = next((r for r in proces.stdout.splitlines() if r.startswith("REZULTAT ")), None)
+    if rand is not None:
+        date = json.loads(rand.removeprefix("REZULTAT "))
+        if "forma_iesirii" in date:
+            return ApelInProcesNou(forma=tuple(forma), forma_iesirii=tuple(date["forma_iesirii"]))
+        return ApelInProcesNou(forma=tuple(forma), eroare=date["eroare"])
+    randuri = [r for r in proces.stderr.splitlines() if r.strip() and not r.startswith(("frame #", "W1", "W0"))]
+    semnificativ = next((r.strip() for r in randuri if "what()" in r), randuri[-1].strip() if randuri else "")
+    return ApelInProcesNou(forma=tuple(forma), cod_iesire=proces.returncode, ultimul_rand=semnificativ[:300])

@@ -4,8 +4,9 @@
 // Folosire: incarcator PACHET.pt2 INTRARE.bin IESIRE.bin
 //
 // Fișierele .bin au formatul cel mai simplu care se poate citi din ambele limbaje (îl scrie și îl
-// citește și `curs_compilare.capitole.cap09_export`): numărul de dimensiuni (int64), dimensiunile
-// (int64 fiecare), apoi valorile, float32, în ordinea obișnuită (rând după rând).
+// citește și `curs_compilare.capitole.cap09_export`): numărul de dimensiuni (int64), codul tipului
+// (int64: 0 float32, 1 int64), dimensiunile (int64 fiecare), apoi valorile, în ordinea obișnuită
+// (rând după rând). Ieșirea se scrie mereu ca float32.
 // Pe ecran scrie, câte unul pe rând, „cheie valoare”: dispozitivul pachetului, forma ieșirii și
 // timpul unui apel, în milisecunde (le citește și le scrie frumos `cap09_export`).
 
@@ -22,12 +23,14 @@
 static torch::Tensor citeste(const std::string& cale) {
   std::ifstream f(cale, std::ios::binary);
   if (!f) throw std::runtime_error("nu pot deschide " + cale);
-  int64_t dimensiuni = 0;
+  int64_t dimensiuni = 0, cod = 0;
   f.read(reinterpret_cast<char*>(&dimensiuni), sizeof dimensiuni);
+  f.read(reinterpret_cast<char*>(&cod), sizeof cod);
+  if (cod != 0 && cod != 1) throw std::runtime_error("cod de tip necunoscut în " + cale);
   std::vector<int64_t> forma(dimensiuni);
   f.read(reinterpret_cast<char*>(forma.data()), dimensiuni * sizeof(int64_t));
-  torch::Tensor t = torch::empty(forma, torch::kFloat32);
-  f.read(reinterpret_cast<char*>(t.data_ptr<float>()), t.numel() * sizeof(float));
+  torch::Tensor t = torch::empty(forma, cod == 0 ? torch::kFloat32 : torch::kInt64);
+  f.read(reinterpret_cast<char*>(t.data_ptr()), t.numel() * t.element_size());
   if (!f) throw std::runtime_error("fișierul " + cale + " e mai scurt decât spune forma lui");
   return t;
 }
@@ -35,8 +38,9 @@ static torch::Tensor citeste(const std::string& cale) {
 static void scrie(const std::string& cale, torch::Tensor t) {
   t = t.to(torch::kCPU).to(torch::kFloat32).contiguous();
   std::ofstream f(cale, std::ios::binary);
-  int64_t dimensiuni = t.dim();
+  int64_t dimensiuni = t.dim(), cod = 0;
   f.write(reinterpret_cast<const char*>(&dimensiuni), sizeof dimensiuni);
+  f.write(reinterpret_cast<const char*>(&cod), sizeof cod);
   for (int64_t d : t.sizes()) f.write(reinterpret_cast<const char*>(&d), sizeof d);
   f.write(reinterpret_cast<const char*>(t.data_ptr<float>()), t.numel() * sizeof(float));
 }
