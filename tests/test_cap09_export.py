@@ -201,3 +201,13 @@ def test_pachetul_intr_un_proces_nou_da_iesirea_modelului(pachet_retea):
         export09.porneste_in_proces_nou(_MIC, "altceva")
     with pytest.raises(RuntimeError, match="Procesul nou a eșuat"):
         export09.porneste_in_proces_nou(_MIC, "aoti", pachet=dosar / "nu_exista.pt2")
+
+
+def test_maximul_dimensiunii_din_programul_exportat():
+    x = torch.randn(4, 16)
+    static = torch.export.export(_Model(), (x,))
+    assert export09.maximul_dimensiunii(static, 0) == 4 and export09.maximul_dimensiunii(static, 1) == 16
+    declarat = torch.export.export(_Model(), (x,), dynamic_shapes={"x": {0: torch.export.Dim("lot", max=64)}})
+    assert export09.maximul_dimensiunii(declarat, 0) == 64
+    automat = torch.export.export(_Model(), (x,), dynamic_shapes={"x": {0: torch.export.Dim.AUTO}})
+    assert export09.maximul_dimensiunii(automat, 0) is None

@@ -475,3 +475,129 @@ def ruleaza_pachetul_in_proces_nou(pachet: str | Path, forma: tuple[int, ...], v
     randuri = [r for r in proces.stderr.splitlines() if r.strip() and not r.startswith(("frame #", "W1", "W0"))]
     semnificativ = next((r.strip() for r in randuri if "what()" in r), randuri[-1].strip() if randuri else "")
     return ApelInProcesNou(forma=tuple(forma), cod_iesire=proces.returncode, ultimul_rand=semnificativ[:300])
+
+
+# ---------------------------------------------------------------------------------------------
+# Ce tipărește, ce desenează și ce înregistrează capitolul 09
+# ---------------------------------------------------------------------------------------------
+
+
+def arata_porniri(porniri: dict[str, PornireLaRece]) -> None:
+    """Tabelul pornirilor la rece, raportul dintre compilarea cu cache gol și pachet, graficul (pe
+    o scară logaritmică: timpii diferă cu ordine de mărime) și cifrele înregistrate."""
+    from .. import cifre
+    from ..grafice import arata
+
+    print(f"{'pornirea':<18} {'primul rezultat':>16} {'din care încărcarea':>20} {'tot procesul':>13}")
+    for nume, p in porniri.items():
+        incarcare = cifre.format_timp(p.incarcare_s) if p.incarcare_s is not None else "—"
+        print(f"{nume:<18} {cifre.format_timp(p.primul_rezultat_s):>16} {incarcare:>20} {cifre.format_timp(p.proces_s):>13}")
+    rece, pachet = porniri["JIT, cache gol"], porniri["pachet AOTI"]
+    raport = rece.primul_rezultat_s / pachet.primul_rezultat_s
+    print(f"\nPachetul dă primul rezultat de {cifre.format_numar(raport, 0)} de ori mai repede decât compilarea cu "
+          f"cache gol ({cifre.format_timp(pachet.primul_rezultat_s)} față de {cifre.format_timp(rece.primul_rezultat_s)}).")
+    if "JIT, artefacte" in porniri:
+        artefacte = porniri["JIT, artefacte"].primul_rezultat_s
+        castig = 1 - artefacte / rece.primul_rezultat_s
+        print(f"Artefactele cache-ului au scurtat compilarea cu {cifre.format_procent(castig)} "
+              f"({cifre.format_timp(artefacte)}); cache-ul cald de pe disc, cu "
+              f"{cifre.format_procent(1 - porniri['JIT, cache cald'].primul_rezultat_s / rece.primul_rezultat_s)}.")
+    cheie = {"JIT, cache gol": "jit_rece", "JIT, cache cald": "jit_cald", "JIT, artefacte": "jit_artefacte",
+             "pachet AOTI": "aoti"}
+    for nume, p in porniri.items():
+        cifre.inregistreaza(f"09.pornire_{cheie[nume]}_s", p.primul_rezultat_s, "s",
+                            f"primul rezultat într-un proces nou: {nume}", depinde_de_procesor=True)
+    cifre.inregistreaza("09.pornire_raport_jit_rece_aoti", raport, "×",
+                        "primul rezultat: compilarea cu cache gol față de pachetul AOTI", depinde_de_procesor=True)
+    arata(grafic_porniri(porniri))
+
+
+def grafic_porniri(porniri: dict[str, PornireLaRece]):
+    """Bare orizontale, pe scară logaritmică: primul rezultat al fiecărei porniri."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 2.8))
+    nume = list(porniri)[::-1]
+    valori = [porniri[n].primul_rezultat_s for n in nume]
+    ax.barh(nume, valori, color=["#2a9d8f" if n == "pachet AOTI" else "#e76f51" for n in nume])
+    ax.set_xscale("log")
+    ax.set_xlabel("primul rezultat într-un proces nou (s, scară logaritmică)")
+    ax.set_title("Pornirea la rece: compilat la prima cerere sau adus gata compilat")
+    return fig
+
+
+def arata_contractul(pachet: str | Path, forme: list[tuple[int, ...]], vocabular: int) -> list[tuple]:
+    """Pachetul pe fiecare formă din `forme`, fiecare într-un proces nou, fără și cu verificarea
+    intrărilor; tipărește ce a făcut și întoarce rândurile (forma, fără, cu)."""
+    randuri = []
+    for forma in forme:
+        fara = ruleaza_pachetul_in_proces_nou(pachet, forma, vocabular)
+        cu = ruleaza_pachetul_in_proces_nou(pachet, forma, vocabular, verifica_intrarile=True)
+        randuri.append((forma, fara, cu))
+        print(f"forma {tuple(forma)}:")
+        print(f"    fără verificare: {fara.ce_a_facut}")
+        print(f"    cu AOTI_RUNTIME_CHECK_INPUTS=1: {cu.ce_a_facut}")
+    return randuri
+
+
+def exploreaza_formele(program, vocabular: int, loturi=(1, 2, 8, 32, 64, 65, 128), lungimi=None):
+    """Un explorator: alegi lotul și lungimea și vezi dacă programul exportat (`program.module()`,
+    care își verifică intrările în Python) le primește sau ce spune când le refuză."""
+    from ..explorator import Control, exploreaza
+
+    modul = program.module()
+    exemplu = next(iter(program.example_inputs[0]))
+    lungimi = list(lungimi or sorted({2, exemplu.shape[1] // 2, exemplu.shape[1], exemplu.shape[1] + 1}))
+
+    def actualizeaza(lot, lungime):
+        x = torch.randint(0, vocabular, (lot, lungime), device=exemplu.device)
+        try:
+            with torch.no_grad():
+                y = modul(x)
+            print(f"lot {lot}, lungime {lungime}: primită, ieșirea are forma {tuple(y.shape)}")
+        except Exception as e:  # noqa: BLE001 — refuzul e chiar lecția
+            rand = next((r.strip() for r in str(e).splitlines() if r.strip()), "")
+            print(f"lot {lot}, lungime {lungime}: refuzată — {type(e).__name__}: {rand[:200]}")
+
+    return exploreaza(actualizeaza, lot=Control("lotul", list(loturi), implicit=8),
+                      lungime=Control("lungimea", lungimi, implicit=exemplu.shape[1]))
+
+
+def arata_regim(regim) -> None:
+    """Timpul unui apel pentru fiecare variantă (tabel și grafic) și verdictul pachetului față de
+    `torch.compile`, dat de rapoartele rundelor (în zgomot, mai rapid, mai lent), înregistrat."""
+    from .. import cifre
+    from ..grafice import arata, grafic_variante
+
+    print(regim)
+    arata(grafic_variante(dict(regim.items()), titlu="Un apel al modelului, după încălzire").figure)
+    raport = regim.accelerare("torch.compile", "pachet AOTI")
+    if raport.in_zgomot:
+        verdict = "la fel de rapid ca torch.compile: diferența e în zgomotul măsurării"
+    elif raport.mai_rapid:
+        verdict = f"de {cifre.cu_unitate(raport.mediana, '×')} mai rapid decât torch.compile"
+    else:
+        verdict = f"mai lent decât torch.compile: un apel durează de {cifre.cu_unitate(1 / raport.mediana, '×')} mai mult"
+    print(f"Pachetul AOTI e {verdict} ({raport.interval()}).")
+    valoare, interval, procesor = raport.cifra_pentru_raport()
+    cifre.inregistreaza("09.regim_compile_fata_de_aoti", valoare, "×",
+                        "un apel: timpul lui torch.compile împărțit la al pachetului AOTI", interval=interval,
+                        depinde_de_procesor=procesor)
+
+
+def maximul_dimensiunii(program, dimensiune: int, intrare: int = 0) -> int | None:
+    """Cea mai mare valoare permisă de programul exportat pentru dimensiunea `dimensiune` a intrării
+    `intrare` (a ta, nu parametrii): dimensiunea însăși, dacă e statică; capătul de sus al
+    intervalului ei (`range_constraints`), dacă e dinamică; None dacă intervalul n-are capăt (∞)."""
+    nume = program.graph_signature.user_inputs[intrare]
+    nod = next(n for n in program.graph.nodes if n.op == "placeholder" and n.name == nume)
+    marime = nod.meta["val"].shape[dimensiune]
+    if not isinstance(marime, torch.SymInt):
+        return int(marime)
+    interval = program.range_constraints.get(marime.node.expr)
+    if interval is None:
+        return None
+    try:
+        return int(interval.upper)
+    except (TypeError, ValueError, OverflowError, AttributeError):  # ∞ (int_oo) nu e un întreg
+        return None
