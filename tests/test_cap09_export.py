@@ -129,20 +129,17 @@ def pachet_retea(tmp_path_factory):
     return model, torch._inductor.aoti_compile_and_package(program, package_path=str(dosar / "retea.pt2")), dosar
 
 
-def test_programul_cpp_da_ce_da_python_pe_jetoane_int64(pachet_retea, tmp_path):
-    """Programul C++ se construiește o singură dată aici (și o dată în notebook)."""
-    if export09.compilator_cpp() is None:
-        pytest.skip("fără compilator C++")
-    model, pachet, _ = pachet_retea
-    executabil = export09.construieste_incarcatorul(tmp_path / "cpp")
-    for lot in (3, 9):
-        x = torch.randint(0, _MIC.vocabular, (lot, _MIC.lungime))
-        rulare = export09.ruleaza_incarcatorul(executabil, pachet, x)
-        assert rulare.dispozitiv == "cpu" and rulare.timp_apel_s > 0
-        with torch.no_grad():
-            torch.testing.assert_close(rulare.iesire, model(x))
-    with pytest.raises(export09.EroareCpp, match="codul"):
-        export09.ruleaza_incarcatorul(executabil, tmp_path / "nu_exista.pt2", x)
+def test_programul_cpp_care_esueaza_spune_de_ce_in_romana(tmp_path):
+    """Drumul reușit al programului C++ (construit cu g++, pe jetoane int64, aceeași ieșire ca
+    Python-ul) îl rulează notebook-ul capitolului, sub nbval; aici, un program care se oprește cu o
+    eroare (prefăcut de un script) ajunge la cursant ca `EroareCpp`, cu ultimele lui rânduri."""
+    program = tmp_path / "incarcator"
+    program.write_text("#!/bin/sh\necho 'eroare: nu pot deschide pachetul' >&2\nexit 3\n")
+    program.chmod(0o755)
+    with pytest.raises(export09.EroareCpp, match="codul 3") as eroare:
+        export09.ruleaza_incarcatorul(program, tmp_path / "nu_exista.pt2", torch.randint(0, 9, (2, 4)))
+    assert "nu pot deschide pachetul" in str(eroare.value)
+    assert export09.citeste_tensor(tmp_path / "intrare_cpp.bin").dtype == torch.int64
 
 
 def test_contractul_formelor_cu_si_fara_verificarea_intrarilor(pachet_retea):
@@ -177,7 +174,7 @@ def test_porniri_la_rece_ordinea_si_cache_urile(monkeypatch, tmp_path):
         return export09.PornireLaRece(primul_rezultat_s=1.0, al_doilea_s=0.1, pregatire_s=0.5, proces_s=2.0)
 
     monkeypatch.setattr(export09, "porneste_in_proces_nou", proces)
-    porniri = export09.porniri_la_rece(_MIC, tmp_path / "p.pt2", tmp_path / "porniri")
+    porniri = export09.porniri_la_rece(_MIC, tmp_path / "p.pt2", tmp_path / "porniri", toate=True)
     are = hasattr(torch.compiler, "save_cache_artifacts")
     assert list(porniri) == ["JIT, cache gol", "JIT, cache cald", *(["JIT, artefacte"] if are else []), "pachet AOTI"]
     (gol, o1), (cald, o2) = cereri[0], cereri[1]
@@ -186,6 +183,11 @@ def test_porniri_la_rece_ordinea_si_cache_urile(monkeypatch, tmp_path):
         fel, o3 = cereri[2]
         assert o3["dosar_cache"] != o1["dosar_cache"] and Path(o3["incarca"]).read_bytes() == b"artefacte"
     assert cereri[-1] == ("aoti", {"pachet": tmp_path / "p.pt2"})
+    # În profilul rapid: doar compilarea cu cache gol (fără artefacte salvate) și pachetul.
+    cereri.clear()
+    monkeypatch.setenv("CURS_PROFIL", "rapid")
+    assert list(export09.porniri_la_rece(_MIC, tmp_path / "p.pt2", tmp_path / "rapid")) == ["JIT, cache gol", "pachet AOTI"]
+    assert [f for f, _ in cereri] == ["jit", "aoti"] and cereri[0][1]["salveaza"] is None
 
 
 def test_pachetul_intr_un_proces_nou_da_iesirea_modelului(pachet_retea):

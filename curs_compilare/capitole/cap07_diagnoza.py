@@ -870,6 +870,11 @@ HARTA_DIAGNOZEI: tuple[PasHarta, ...] = (
         'torch._dynamo.utils.counters["stats"]["unique_graphs"]  # după primul pas',
         "0 la DDP(nn.Sequential): torch.nn e sărit; compilează înainte de DDP sau învelește-l (08)",
     ),
+    PasHarta(
+        "Exportul îmi refuză modelul",
+        "torch.export.export(m, (x,), strict=False)",
+        "ramificare după date (→ torch.cond), dimensiune fixată de cod; apoi TORCH_LOGS=\"+dynamic\" (09)",
+    ),
 )
 
 

@@ -385,20 +385,27 @@ def porneste_in_proces_nou(configuratie, fel: str, *, dosar_cache: str | Path | 
     return PornireLaRece(**json.loads(rand.removeprefix("REZULTAT ")))
 
 
-def porniri_la_rece(configuratie, pachet: str | Path, dosar: str | Path) -> dict[str, PornireLaRece]:
+def porniri_la_rece(configuratie, pachet: str | Path, dosar: str | Path, toate: bool | None = None) -> dict[str, PornireLaRece]:
     """Cele patru porniri ale aceluiași model, fiecare într-un proces nou, în ordinea în care le
     cere fiecare: compilarea cu un cache gol (care își salvează artefactele), compilarea cu cache-ul
     cald (cel lăsat de prima), compilarea cu un cache gol și artefactele încărcate (mega-cache-ul
-    capitolelor 05 și 06, unde torch-ul instalat le are) și încărcarea pachetului AOTInductor."""
+    capitolelor 05 și 06, unde torch-ul instalat le are) și încărcarea pachetului AOTInductor.
+    Cu `toate=False` (implicit în profilul rapid, al testelor: fiecare proces JIT costă o compilare
+    întreagă), doar prima și ultima."""
+    from ..mediu import profil_curent
+
+    if toate is None:
+        toate = profil_curent() != "rapid"
     dosar = Path(dosar)
     dosar.mkdir(parents=True, exist_ok=True)
     cald, gol = dosar / "cache_cald", dosar / "cache_gol_artefacte"
     artefacte = dosar / "artefacte.bin"
     are_artefacte = hasattr(torch.compiler, "save_cache_artifacts")
     porniri = {"JIT, cache gol": porneste_in_proces_nou(configuratie, "jit", dosar_cache=cald,
-                                                        salveaza=artefacte if are_artefacte else None)}
-    porniri["JIT, cache cald"] = porneste_in_proces_nou(configuratie, "jit", dosar_cache=cald)
-    if are_artefacte and artefacte.is_file():
+                                                        salveaza=artefacte if are_artefacte and toate else None)}
+    if toate:
+        porniri["JIT, cache cald"] = porneste_in_proces_nou(configuratie, "jit", dosar_cache=cald)
+    if toate and are_artefacte and artefacte.is_file():
         porniri["JIT, artefacte"] = porneste_in_proces_nou(configuratie, "jit", dosar_cache=gol, incarca=artefacte)
     porniri["pachet AOTI"] = porneste_in_proces_nou(configuratie, "aoti", pachet=pachet)
     return porniri
@@ -496,7 +503,10 @@ def arata_porniri(porniri: dict[str, PornireLaRece]) -> None:
     raport = rece.primul_rezultat_s / pachet.primul_rezultat_s
     print(f"\nPachetul dă primul rezultat de {cifre.format_numar(raport, 0)} de ori mai repede decât compilarea cu "
           f"cache gol ({cifre.format_timp(pachet.primul_rezultat_s)} față de {cifre.format_timp(rece.primul_rezultat_s)}).")
-    if "JIT, artefacte" in porniri:
+    if "JIT, cache cald" not in porniri:
+        print("În profilul rapid (al testelor), doar compilarea cu cache gol și pachetul: fiecare proces JIT "
+              "costă o compilare întreagă.")
+    if "JIT, artefacte" in porniri and "JIT, cache cald" in porniri:
         artefacte = porniri["JIT, artefacte"].primul_rezultat_s
         castig = 1 - artefacte / rece.primul_rezultat_s
         print(f"Artefactele cache-ului au scurtat compilarea cu {cifre.format_procent(castig)} "
@@ -528,11 +538,18 @@ def grafic_porniri(porniri: dict[str, PornireLaRece]):
 
 def arata_contractul(pachet: str | Path, forme: list[tuple[int, ...]], vocabular: int) -> list[tuple]:
     """Pachetul pe fiecare formă din `forme`, fiecare într-un proces nou, fără și cu verificarea
-    intrărilor; tipărește ce a făcut și întoarce rândurile (forma, fără, cu)."""
+    intrărilor; tipărește ce a făcut și întoarce rândurile (forma, fără, cu). Procesele pornesc
+    câte unul pe nucleu, deodată (aici nu se măsoară timpi)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    nuclee = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cereri = [(forma, verifica) for forma in forme for verifica in (False, True)]
+    with ThreadPoolExecutor(max_workers=max(1, min(nuclee, len(cereri)))) as bazin:
+        apeluri = list(bazin.map(lambda c: ruleaza_pachetul_in_proces_nou(pachet, c[0], vocabular, verifica_intrarile=c[1]),
+                                 cereri))
     randuri = []
-    for forma in forme:
-        fara = ruleaza_pachetul_in_proces_nou(pachet, forma, vocabular)
-        cu = ruleaza_pachetul_in_proces_nou(pachet, forma, vocabular, verifica_intrarile=True)
+    for i, forma in enumerate(forme):
+        fara, cu = apeluri[2 * i], apeluri[2 * i + 1]
         randuri.append((forma, fara, cu))
         print(f"forma {tuple(forma)}:")
         print(f"    fără verificare: {fara.ce_a_facut}")
