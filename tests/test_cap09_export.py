@@ -144,16 +144,42 @@ def test_programul_cpp_care_esueaza_spune_de_ce_in_romana(tmp_path):
 
 def test_contractul_formelor_cu_si_fara_verificarea_intrarilor(pachet_retea):
     """Măsurat pe 2.14.1: fără `AOTI_RUNTIME_CHECK_INPUTS`, un lot peste maximul declarat rulează
-    fără niciun cuvânt; cu ea, e refuzat cu un mesaj. O lungime alta decât cea exportată (statică)
-    e refuzată cu verificarea; fără ea, rularea n-are nicio garanție (poate opri procesul)."""
+    fără niciun cuvânt; cu ea, e refuzat cu un mesaj, la fel ca o lungime alta decât cea exportată
+    (statică) și lotul 1 (marginea de jos a exportului e 2). Câte un proces pentru toate formele."""
     _, pachet, _ = pachet_retea
-    peste = (17, _MIC.lungime)
-    fara = export09.ruleaza_pachetul_in_proces_nou(pachet, peste, _MIC.vocabular)
-    cu = export09.ruleaza_pachetul_in_proces_nou(pachet, peste, _MIC.vocabular, verifica_intrarile=True)
-    assert fara.forma_iesirii == (17, _MIC.lungime, _MIC.vocabular), fara
-    assert cu.eroare and "<= 16" in cu.eroare and "a refuzat-o" in cu.ce_a_facut
-    lungime = export09.ruleaza_pachetul_in_proces_nou(pachet, (4, 3), _MIC.vocabular, verifica_intrarile=True)
-    assert lungime.eroare and "expected: 8" in lungime.eroare
+    forme = [(17, _MIC.lungime), (4, 3), (1, _MIC.lungime)]
+    fara = export09.ruleaza_pachetul_pe_forme(pachet, forme[:1], _MIC.vocabular)
+    cu = export09.ruleaza_pachetul_pe_forme(pachet, forme, _MIC.vocabular, verifica_intrarile=True)
+    assert fara[0].forma_iesirii == (17, _MIC.lungime, _MIC.vocabular), fara
+    assert [c.forma for c in cu] == forme
+    assert cu[0].eroare and "<= 16" in cu[0].eroare and "a refuzat-o" in cu[0].ce_a_facut
+    assert cu[1].eroare and "expected: 8" in cu[1].eroare
+    assert cu[2].eroare and ">= 2" in cu[2].eroare
+
+
+def test_dupa_un_proces_oprit_formele_ramase_se_incearca_intr_unul_nou(monkeypatch, tmp_path):
+    """Un proces care moare la a doua formă (ca pachetul fără verificare, pe o lungime greșită):
+    forma aceea primește codul și rândul „what()”, iar a treia se încearcă într-un proces nou."""
+    import json
+    import subprocess
+
+    apeluri = []
+
+    def proces_fals(comanda, **optiuni):
+        cerere = json.loads(comanda[-1])
+        apeluri.append(cerere["forme"])
+        if len(apeluri) == 1:
+            return subprocess.CompletedProcess(comanda, -6, 'REZULTAT {"forma_iesirii": [65, 8, 64]}\n',
+                                               "terminate called after throwing an instance of 'c10::Error'\n"
+                                               "  what():  index out of bounds\nframe #0: ...\n")
+        return subprocess.CompletedProcess(comanda, 0, 'REZULTAT {"eroare": "dim value is too small"}\n', "")
+
+    monkeypatch.setattr(export09.subprocess, "run", proces_fals)
+    rezultate = export09.ruleaza_pachetul_pe_forme(tmp_path / "p.pt2", [(65, 8), (4, 3), (1, 8)], 64)
+    assert apeluri == [[[65, 8], [4, 3], [1, 8]], [[1, 8]]]
+    assert rezultate[0].forma_iesirii == (65, 8, 64)
+    assert rezultate[1].cod_iesire == -6 and "index out of bounds" in rezultate[1].ce_a_facut
+    assert rezultate[2].eroare == "dim value is too small"
 
 
 def test_un_proces_oprit_de_tot_e_spus_nu_aruncat():
@@ -190,19 +216,12 @@ def test_porniri_la_rece_ordinea_si_cache_urile(monkeypatch, tmp_path):
     assert [f for f, _ in cereri] == ["jit", "aoti"] and cereri[0][1]["salveaza"] is None
 
 
-def test_pachetul_intr_un_proces_nou_da_iesirea_modelului(pachet_retea):
-    model, pachet, dosar = pachet_retea
-    iesire = dosar / "iesire.pt"
-    pornire = export09.porneste_in_proces_nou(_MIC, "aoti", pachet=pachet, iesire=iesire)
-    assert 0 < pornire.incarcare_s <= pornire.primul_rezultat_s < pornire.proces_s
-    torch.manual_seed(0)
-    x = torch.randint(0, _MIC.vocabular, (_MIC.marime_lot, _MIC.lungime))
-    with torch.no_grad():
-        torch.testing.assert_close(torch.load(iesire), model(x))
+def test_procesul_nou_cu_o_cerere_gresita_spune_de_ce(tmp_path):
     with pytest.raises(ValueError, match="jit"):
         export09.porneste_in_proces_nou(_MIC, "altceva")
     with pytest.raises(RuntimeError, match="Procesul nou a eșuat"):
-        export09.porneste_in_proces_nou(_MIC, "aoti", pachet=dosar / "nu_exista.pt2")
+        export09.porneste_in_proces_nou(_MIC, "aoti", pachet=tmp_path / "nu_exista.pt2")
+
 
 
 def test_maximul_dimensiunii_din_programul_exportat():

@@ -62,6 +62,7 @@ __all__ = [
     "porneste_in_proces_nou",
     "porniri_la_rece",
     "ApelInProcesNou",
+    "ruleaza_pachetul_pe_forme",
     "ruleaza_pachetul_in_proces_nou",
 ]
 
@@ -421,13 +422,14 @@ _SCRIPT_APEL = textwrap.dedent(
     import torch
     cerere = json.loads(sys.argv[1])
     model = torch._inductor.aoti_load_package(cerere["pachet"])
-    x = torch.randint(0, cerere["vocabular"], cerere["forma"], device=cerere["dispozitiv"])
-    try:
-        with torch.no_grad():
-            y = model(x)
-        print("REZULTAT " + json.dumps({"forma_iesirii": list(y.shape)}), flush=True)
-    except Exception as e:
-        print("REZULTAT " + json.dumps({"eroare": str(e).strip().splitlines()[0][:300]}), flush=True)
+    for forma in cerere["forme"]:
+        x = torch.randint(0, cerere["vocabular"], forma, device=cerere["dispozitiv"])
+        try:
+            with torch.no_grad():
+                y = model(x)
+            print("REZULTAT " + json.dumps({"forma_iesirii": list(y.shape)}), flush=True)
+        except Exception as e:
+            print("REZULTAT " + json.dumps({"eroare": str(e).strip().splitlines()[0][:300]}), flush=True)
     """
 )
 
@@ -453,35 +455,52 @@ class ApelInProcesNou:
         return f"procesul s-a oprit de tot (cod {self.cod_iesire}): {self.ultimul_rand}"
 
 
+def ruleaza_pachetul_pe_forme(pachet: str | Path, forme: list[tuple[int, ...]], vocabular: int, *,
+                              verifica_intrarile: bool = False, dispozitiv: str | None = None,
+                              limita_s: float = 120.0) -> list[ApelInProcesNou]:
+    """Încarcă pachetul AOTInductor `pachet` într-un proces nou și îl cheamă, pe rând, pe jetoane
+    aleatoare de fiecare formă din `forme`. Cu `verifica_intrarile=True`, procesul are
+    `AOTI_RUNTIME_CHECK_INPUTS=1`: pachetul își verifică intrările față de formele cu care a fost
+    exportat. Fără ea, o formă din afara contractului poate rula fără niciun cuvânt sau poate opri
+    procesul (de aceea procesul e nou: kernel-ul notebook-ului ar muri cu el); formele rămase după
+    o oprire se încearcă într-un proces nou."""
+    if dispozitiv is None:
+        dispozitiv = "cuda" if torch.cuda.is_available() else "cpu"
+    mediu = _mediu_proces_nou(**({"AOTI_RUNTIME_CHECK_INPUTS": "1"} if verifica_intrarile else {}))
+    if not verifica_intrarile:
+        mediu.pop("AOTI_RUNTIME_CHECK_INPUTS", None)
+    rezultate: list[ApelInProcesNou] = []
+    while len(rezultate) < len(forme):
+        ramase = [list(f) for f in forme[len(rezultate):]]
+        cerere = {"pachet": str(pachet), "forme": ramase, "vocabular": int(vocabular), "dispozitiv": dispozitiv}
+        try:
+            proces = subprocess.run([sys.executable, "-c", _SCRIPT_APEL, json.dumps(cerere)], env=mediu,
+                                    capture_output=True, text=True, timeout=limita_s)
+        except subprocess.TimeoutExpired:
+            rezultate += [ApelInProcesNou(forma=tuple(f), ultimul_rand=f"n-a terminat în {limita_s:g} s") for f in ramase]
+            break
+        for rand in (r for r in proces.stdout.splitlines() if r.startswith("REZULTAT ")):
+            date = json.loads(rand.removeprefix("REZULTAT "))
+            forma = tuple(forme[len(rezultate)])
+            if "forma_iesirii" in date:
+                rezultate.append(ApelInProcesNou(forma=forma, forma_iesirii=tuple(date["forma_iesirii"])))
+            else:
+                rezultate.append(ApelInProcesNou(forma=forma, eroare=date["eroare"]))
+        if len(rezultate) < len(forme) and proces.returncode is not None:
+            # Procesul s-a oprit la forma următoare: ea primește codul și ultimul rând semnificativ.
+            randuri = [r for r in proces.stderr.splitlines() if r.strip() and not r.startswith(("frame #", "W1", "W0"))]
+            semnificativ = next((r.strip() for r in randuri if "what()" in r), randuri[-1].strip() if randuri else "")
+            rezultate.append(ApelInProcesNou(forma=tuple(forme[len(rezultate)]), cod_iesire=proces.returncode,
+                                             ultimul_rand=semnificativ[:300]))
+    return rezultate
+
+
 def ruleaza_pachetul_in_proces_nou(pachet: str | Path, forma: tuple[int, ...], vocabular: int, *,
                                    verifica_intrarile: bool = False, dispozitiv: str | None = None,
                                    limita_s: float = 120.0) -> ApelInProcesNou:
-    """Încarcă pachetul AOTInductor `pachet` într-un proces nou și îl cheamă pe jetoane aleatoare
-    de forma `forma`. Cu `verifica_intrarile=True`, procesul are `AOTI_RUNTIME_CHECK_INPUTS=1`:
-    pachetul își verifică intrările față de formele cu care a fost exportat. Fără ea, o formă din
-    afara contractului poate rula fără niciun cuvânt sau poate opri procesul (de aceea procesul e
-    nou: kernel-ul notebook-ului ar muri cu el)."""
-    if dispozitiv is None:
-        dispozitiv = "cuda" if torch.cuda.is_available() else "cpu"
-    cerere = {"pachet": str(pachet), "forma": list(forma), "vocabular": int(vocabular), "dispozitiv": dispozitiv}
-    variabile = {"AOTI_RUNTIME_CHECK_INPUTS": "1"} if verifica_intrarile else {}
-    mediu = _mediu_proces_nou(**variabile)
-    if not verifica_intrarile:
-        mediu.pop("AOTI_RUNTIME_CHECK_INPUTS", None)
-    try:
-        proces = subprocess.run([sys.executable, "-c", _SCRIPT_APEL, json.dumps(cerere)], env=mediu,
-                                capture_output=True, text=True, timeout=limita_s)
-    except subprocess.TimeoutExpired:
-        return ApelInProcesNou(forma=tuple(forma), cod_iesire=None, ultimul_rand=f"n-a terminat în {limita_s:g} s")
-    rand = next((r for r in proces.stdout.splitlines() if r.startswith("REZULTAT ")), None)
-    if rand is not None:
-        date = json.loads(rand.removeprefix("REZULTAT "))
-        if "forma_iesirii" in date:
-            return ApelInProcesNou(forma=tuple(forma), forma_iesirii=tuple(date["forma_iesirii"]))
-        return ApelInProcesNou(forma=tuple(forma), eroare=date["eroare"])
-    randuri = [r for r in proces.stderr.splitlines() if r.strip() and not r.startswith(("frame #", "W1", "W0"))]
-    semnificativ = next((r.strip() for r in randuri if "what()" in r), randuri[-1].strip() if randuri else "")
-    return ApelInProcesNou(forma=tuple(forma), cod_iesire=proces.returncode, ultimul_rand=semnificativ[:300])
+    """`ruleaza_pachetul_pe_forme` pentru o singură formă."""
+    return ruleaza_pachetul_pe_forme(pachet, [forma], vocabular, verifica_intrarile=verifica_intrarile,
+                                     dispozitiv=dispozitiv, limita_s=limita_s)[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -537,23 +556,20 @@ def grafic_porniri(porniri: dict[str, PornireLaRece]):
 
 
 def arata_contractul(pachet: str | Path, forme: list[tuple[int, ...]], vocabular: int) -> list[tuple]:
-    """Pachetul pe fiecare formă din `forme`, fiecare într-un proces nou, fără și cu verificarea
-    intrărilor; tipărește ce a făcut și întoarce rândurile (forma, fără, cu). Procesele pornesc
-    câte unul pe nucleu, deodată (aici nu se măsoară timpi)."""
+    """Pachetul pe fiecare formă din `forme`, în procese noi, fără și cu verificarea intrărilor;
+    tipărește ce a făcut și întoarce rândurile (forma, fără, cu). Cele două procese pornesc
+    deodată (aici nu se măsoară timpi)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    nuclee = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    cereri = [(forma, verifica) for forma in forme for verifica in (False, True)]
-    with ThreadPoolExecutor(max_workers=max(1, min(nuclee, len(cereri)))) as bazin:
-        apeluri = list(bazin.map(lambda c: ruleaza_pachetul_in_proces_nou(pachet, c[0], vocabular, verifica_intrarile=c[1]),
-                                 cereri))
+    with ThreadPoolExecutor(max_workers=2) as bazin:
+        fara, cu = bazin.map(lambda verifica: ruleaza_pachetul_pe_forme(pachet, forme, vocabular, verifica_intrarile=verifica),
+                             (False, True))
     randuri = []
-    for i, forma in enumerate(forme):
-        fara, cu = apeluri[2 * i], apeluri[2 * i + 1]
-        randuri.append((forma, fara, cu))
+    for forma, f, c in zip(forme, fara, cu):
+        randuri.append((forma, f, c))
         print(f"forma {tuple(forma)}:")
-        print(f"    fără verificare: {fara.ce_a_facut}")
-        print(f"    cu AOTI_RUNTIME_CHECK_INPUTS=1: {cu.ce_a_facut}")
+        print(f"    fără verificare: {f.ce_a_facut}")
+        print(f"    cu AOTI_RUNTIME_CHECK_INPUTS=1: {c.ce_a_facut}")
     return randuri
 
 
