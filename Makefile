@@ -18,7 +18,7 @@
 # Variabile utile:
 #   PYTHON=python3.12      interpretorul cu care se creează .venv
 #   FARA_INSTALARE=1       folosește Python-ul existent (cu pachetele lui), fără .venv și fără rețea
-#   TESTE_PARALEL=4        câte procese rulează testele (implicit 2; 0: unul singur, în ordine)
+#   TESTE_PARALEL=4        câte procese rulează testele (implicit 3; 0: unul singur, în ordine)
 #   LAB_ARGS="--no-browser --ip=0.0.0.0 --port=8888"   JupyterLab pe o mașină la distanță
 
 PYTHON ?= python3
@@ -27,7 +27,9 @@ IPYWIDGETS7 := $(VENV)/ipywidgets7
 NBVAL_ARGS ?= --nbval-lax --nbval-current-env --nbval-cell-timeout=900
 # Testele rulează în paralel (pytest-xdist), în atâtea procese; un notebook rămâne întreg într-un
 # singur proces (--dist loadfile), cu celulele în ordine. TESTE_PARALEL=0: totul într-un proces.
-TESTE_PARALEL ?= 2
+# Trei procese și pe o mașină cu două nuclee: multe teste așteaptă procese noi (kernel-uri, ranguri,
+# compilări în proces nou), iar al treilea folosește nucleul lăsat liber între timp.
+TESTE_PARALEL ?= 3
 ifeq ($(TESTE_PARALEL),0)
 PARALEL_ARGS :=
 else

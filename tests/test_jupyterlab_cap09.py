@@ -67,7 +67,9 @@ def test_capitolul_09_ruleaza_tot_in_jupyterlab(server_jupyterlab, tmp_path):
             glisor.wait_for(timeout=30000)
             inainte = text_explorator()
             glisor.scroll_into_view_if_needed()
-            glisor.click()
+            # Mânerul glisorului (ipywidgets 8: noUi; 7: jQuery UI), apoi tasta End: ultima opțiune.
+            maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
+            maner.click()
             pagina.keyboard.press("End")
             pagina.wait_for_timeout(2500)
             dupa = text_explorator()
