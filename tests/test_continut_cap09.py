@@ -67,7 +67,7 @@ def test_pachetul_e_incercat_pe_forme_gresite_doar_in_procese_noi():
 
 def test_faptele_din_text_pe_versiunea_instalata():
     """Ce spune textul despre export, verificat pe torch-ul instalat: `strict=False` e implicit,
-    `Dim.AUTO` nu-i dă lungimii un maxim (tabelul pozițiilor e o valoare, nu o formă)."""
+    `Dim.AUTO` nu-i dă lungimii un maxim (indicii pozițiilor sunt valori, nu forme)."""
     import inspect
 
     from curs_compilare.capitole import cap09_export as export09

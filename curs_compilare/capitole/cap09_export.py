@@ -387,10 +387,11 @@ def porneste_in_proces_nou(configuratie, fel: str, *, dosar_cache: str | Path | 
 
 
 def porniri_la_rece(configuratie, pachet: str | Path, dosar: str | Path, toate: bool | None = None) -> dict[str, PornireLaRece]:
-    """Cele patru porniri ale aceluiași model, fiecare într-un proces nou, în ordinea în care le
-    cere fiecare: compilarea cu un cache gol (care își salvează artefactele), compilarea cu cache-ul
-    cald (cel lăsat de prima), compilarea cu un cache gol și artefactele încărcate (mega-cache-ul
-    capitolelor 05 și 06, unde torch-ul instalat le are) și încărcarea pachetului AOTInductor.
+    """Cele patru porniri ale aceluiași model, fiecare într-un proces nou, pe rând (a doua și a
+    treia folosesc ce lasă prima): compilarea cu un cache gol (care își salvează artefactele),
+    compilarea cu cache-ul cald (cel lăsat de prima), compilarea cu un cache gol și artefactele
+    încărcate (mega-cache-ul capitolelor 05 și 06, unde torch-ul instalat le are) și încărcarea
+    pachetului AOTInductor.
     Cu `toate=False` (implicit în profilul rapid, al testelor: fiecare proces JIT costă o compilare
     întreagă), doar prima și ultima."""
     from ..mediu import profil_curent
@@ -461,7 +462,7 @@ def ruleaza_pachetul_pe_forme(pachet: str | Path, forme: list[tuple[int, ...]], 
     """Încarcă pachetul AOTInductor `pachet` într-un proces nou și îl cheamă, pe rând, pe jetoane
     aleatoare de fiecare formă din `forme`. Cu `verifica_intrarile=True`, procesul are
     `AOTI_RUNTIME_CHECK_INPUTS=1`: pachetul își verifică intrările față de formele cu care a fost
-    exportat. Fără ea, o formă din afara contractului poate rula fără niciun cuvânt sau poate opri
+    exportat. Fără verificare, o formă din afara contractului poate rula fără niciun avertisment sau poate opri
     procesul (de aceea procesul e nou: kernel-ul notebook-ului ar muri cu el); formele rămase după
     o oprire se încearcă într-un proces nou."""
     if dispozitiv is None:
@@ -520,10 +521,10 @@ def arata_porniri(porniri: dict[str, PornireLaRece]) -> None:
         print(f"{nume:<18} {cifre.format_timp(p.primul_rezultat_s):>16} {incarcare:>20} {cifre.format_timp(p.proces_s):>13}")
     rece, pachet = porniri["JIT, cache gol"], porniri["pachet AOTI"]
     raport = rece.primul_rezultat_s / pachet.primul_rezultat_s
-    print(f"\nPachetul dă primul rezultat de {cifre.format_numar(raport, 0)} de ori mai repede decât compilarea cu "
+    print(f"\nPachetul dă primul rezultat de {cifre.cu_substantiv(round(raport), 'dată', 'ori')} mai repede decât compilarea cu "
           f"cache gol ({cifre.format_timp(pachet.primul_rezultat_s)} față de {cifre.format_timp(rece.primul_rezultat_s)}).")
     if "JIT, cache cald" not in porniri:
-        print("În profilul rapid (al testelor), doar compilarea cu cache gol și pachetul: fiecare proces JIT "
+        print("În profilul rapid (al testelor) rulează doar compilarea cu cache gol și pachetul: fiecare proces JIT "
               "costă o compilare întreagă.")
     if "JIT, artefacte" in porniri and "JIT, cache cald" in porniri:
         artefacte = porniri["JIT, artefacte"].primul_rezultat_s
@@ -598,7 +599,8 @@ def exploreaza_formele(program, vocabular: int, loturi=(1, 2, 8, 32, 64, 65, 128
 
 def arata_regim(regim) -> None:
     """Timpul unui apel pentru fiecare variantă (tabel și grafic) și verdictul pachetului față de
-    `torch.compile`, dat de rapoartele rundelor (în zgomot, mai rapid, mai lent), înregistrat."""
+    `torch.compile`, dat de rapoartele rundelor (în zgomot, mai rapid, mai lent);
+    raportul se înregistrează."""
     from .. import cifre
     from ..grafice import arata, grafic_variante
 
@@ -620,8 +622,8 @@ def arata_regim(regim) -> None:
 
 def maximul_dimensiunii(program, dimensiune: int, intrare: int = 0) -> int | None:
     """Cea mai mare valoare permisă de programul exportat pentru dimensiunea `dimensiune` a intrării
-    `intrare` (a ta, nu parametrii): dimensiunea însăși, dacă e statică; capătul de sus al
-    intervalului ei (`range_constraints`), dacă e dinamică; None dacă intervalul n-are capăt (∞)."""
+    `intrare` (numărată printre intrările tale, fără parametri): dimensiunea însăși, dacă e statică;
+    capătul de sus al intervalului ei (`range_constraints`), dacă e dinamică; None dacă intervalul n-are capăt (∞)."""
     nume = program.graph_signature.user_inputs[intrare]
     nod = next(n for n in program.graph.nodes if n.op == "placeholder" and n.name == nume)
     marime = nod.meta["val"].shape[dimensiune]
