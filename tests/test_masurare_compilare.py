@@ -66,7 +66,7 @@ invers = sys.argv[1] == "invers"
 r04 = (grafuri_cuda.compilari_implicit_si_reduce_overhead(grafuri_cuda.stiva_mica(4, 32, "cuda"),
                                                          torch.randn(1, 32, device="cuda"), invers=invers)
        if torch.cuda.is_available() else None)
-r05 = reglare.compilari_pe_moduri(invers=invers, repetari=2)  # și în profilul rapid
+r05 = reglare.compilari_pe_moduri(invers=invers, repetari=4)  # 4 repetări: pe procesor, perechea e strânsă
 
 def verdicte(compilari):
     rezultat = {}
