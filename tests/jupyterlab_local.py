@@ -1,9 +1,10 @@
 """Un JupyterLab local pentru testele care deschid notebook-uri în Chromium (prezentarea RISE,
-capitolul 08 rulat ca de un cursant): pornit pe un port liber, cu un jeton, în profilul rapid,
-oprit la ieșire."""
+capitolele 08 și 09 rulate ca de un cursant): pornit pe un port liber, cu un jeton, în profilul
+rapid, oprit la ieșire; plus „Run All” pe un capitol, cu ce a tipărit."""
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -50,3 +51,47 @@ def jupyterlab(dosar, *argumente, mediu: dict | None = None):
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+RADACINA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: Toate celulele de cod au rulat: niciun „[*]” și fiecare celulă are un număr.
+TOATE_GATA = ("() => document.querySelectorAll('.jp-InputPrompt').length > 10 && "
+              "![...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))"
+              " && [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].every(e => /\\[\\d+\\]/.test(e.textContent))")
+
+
+@contextlib.contextmanager
+def capitol_in_jupyterlab(tmp_path, nume: str):
+    """JupyterLab pornit pe o copie a capitolului `nume` (din `notebooks/`), cu toate celulele
+    desenate în pagină; dă adresa. Sare testul fără playwright sau fără Chromium."""
+    from curs_compilare.instructor.fisa import chromium
+
+    pytest.importorskip("playwright")
+    if chromium() is None:
+        pytest.skip("fără Chromium pe mașină")
+    lucru = tmp_path / "lucru"
+    lucru.mkdir()
+    shutil.copy(os.path.join(RADACINA, "notebooks", nume), lucru / nume)
+    # Toate celulele desenate în pagină (JupyterLab 4 le desenează implicit doar pe cele vizibile).
+    setari = tmp_path / "setari" / "@jupyterlab" / "notebook-extension"
+    setari.mkdir(parents=True)
+    (setari / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}', encoding="utf-8")
+    with jupyterlab(lucru, f"--LabApp.user_settings_dir={tmp_path / 'setari'}",
+                    f"--LabApp.workspaces_dir={tmp_path / 'spatii'}", mediu={"CURS_RADACINA": RADACINA}) as adresa:
+        yield adresa
+
+
+def ruleaza_tot(pagina, adresa: str, nume: str, limita_ms: int) -> tuple[str, int]:
+    """Deschide capitolul în pagină, „Run → Run All Cells”, așteaptă să ruleze toate celulele și
+    întoarce textul tuturor ieșirilor și numărul ieșirilor de eroare."""
+    pagina.goto(f"{adresa}/lab/tree/{nume}?token={JETON}")
+    pagina.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90000)
+    pagina.wait_for_timeout(2000)
+    pagina.click("text=Run", timeout=20000)
+    pagina.click("text=Run All Cells", timeout=20000)
+    pagina.wait_for_function(TOATE_GATA, timeout=limita_ms)
+    pagina.wait_for_timeout(1500)
+    iesiri = pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText).join('\\n')")
+    erori = pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.error\"]').length")
+    return iesiri, erori

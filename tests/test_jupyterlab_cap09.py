@@ -4,55 +4,29 @@ procese noi), pornirile la rece și programul C++ au tipărit ce trebuie, grafic
 exploratorul formelor are glisoare care schimbă ce arată, iar exercițiile nescrise spun „Încă n-ai
 scris soluția”. Are nevoie de Chromium și de playwright (nu și în CI, unde testul se sare)."""
 
-import os
-import shutil
-
 import pytest
 
 from curs_compilare.instructor.fisa import chromium
-from jupyterlab_local import JETON, jupyterlab
+from jupyterlab_local import capitol_in_jupyterlab, ruleaza_tot
 
-RADACINA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NUME = "09_export_aotinductor.ipynb"
-TOATE_GATA = ("() => document.querySelectorAll('.jp-InputPrompt').length > 10 && "
-              "![...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))"
-              " && [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].every(e => /\\[\\d+\\]/.test(e.textContent))")
 
 
 @pytest.fixture
 def server_jupyterlab(tmp_path):
-    pytest.importorskip("playwright")
-    if chromium() is None:
-        pytest.skip("fără Chromium pe mașină")
-    lucru = tmp_path / "lucru"
-    lucru.mkdir()
-    shutil.copy(os.path.join(RADACINA, "notebooks", NUME), lucru / NUME)
-    # Toate celulele desenate în pagină (JupyterLab 4 le desenează implicit doar pe cele vizibile).
-    setari = tmp_path / "setari" / "@jupyterlab" / "notebook-extension"
-    setari.mkdir(parents=True)
-    (setari / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}', encoding="utf-8")
-    with jupyterlab(lucru, f"--LabApp.user_settings_dir={tmp_path / 'setari'}",
-                    f"--LabApp.workspaces_dir={tmp_path / 'spatii'}", mediu={"CURS_RADACINA": RADACINA}) as adresa:
-        yield adresa, JETON
+    with capitol_in_jupyterlab(tmp_path, NUME) as adresa:
+        yield adresa
 
 
 def test_capitolul_09_ruleaza_tot_in_jupyterlab(server_jupyterlab, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    adresa, jeton = server_jupyterlab
+    adresa = server_jupyterlab
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
         try:
             pagina = browser.new_page(viewport={"width": 1280, "height": 900})
-            pagina.goto(f"{adresa}/lab/tree/{NUME}?token={jeton}")
-            pagina.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90000)
-            pagina.wait_for_timeout(2000)
-            pagina.click("text=Run", timeout=20000)
-            pagina.click("text=Run All Cells", timeout=20000)
-            pagina.wait_for_function(TOATE_GATA, timeout=600000)
-            pagina.wait_for_timeout(1500)
-            iesiri = pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText).join('\\n')")
-            erori = pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.error\"]').length")
+            iesiri, erori = ruleaza_tot(pagina, adresa, NUME, limita_ms=600000)
             assert erori == 0, iesiri[-3000:]
             for fragment in ("REFUZAT (ramificare după date)", "a refuzat-o: input_handles[0]", "pachet AOTI",
                              "programul C++ a rulat pe", "aot_compile, salvată și încărcată"):
