@@ -18,7 +18,7 @@ română, și programul C++ care încarcă un pachet AOTInductor (`.pt2`) fără
 - `porniri_la_rece(configuratie, pachet, dosar)`: primul rezultat al aceluiași model în procese
   noi: compilat cu un cache gol, cu cache-ul cald, cu artefactele cache-ului, și pachetul
   AOTInductor încărcat;
-- `ruleaza_pachetul_in_proces_nou(pachet, forma, ...)`: pachetul pe o formă oarecare, într-un
+- `ruleaza_pachetul_pe_forme(pachet, forme, ...)`: pachetul pe forme oarecare, într-un
   proces nou, cu sau fără verificarea intrărilor (`AOTI_RUNTIME_CHECK_INPUTS=1`): fără ea, o
   formă din afara contractului poate opri procesul.
 
@@ -63,7 +63,6 @@ __all__ = [
     "porniri_la_rece",
     "ApelInProcesNou",
     "ruleaza_pachetul_pe_forme",
-    "ruleaza_pachetul_in_proces_nou",
 ]
 
 #: Sursa programului C++ (în pachetul cursului).
@@ -494,14 +493,6 @@ def ruleaza_pachetul_pe_forme(pachet: str | Path, forme: list[tuple[int, ...]], 
             rezultate.append(ApelInProcesNou(forma=tuple(forme[len(rezultate)]), cod_iesire=proces.returncode,
                                              ultimul_rand=semnificativ[:300]))
     return rezultate
-
-
-def ruleaza_pachetul_in_proces_nou(pachet: str | Path, forma: tuple[int, ...], vocabular: int, *,
-                                   verifica_intrarile: bool = False, dispozitiv: str | None = None,
-                                   limita_s: float = 120.0) -> ApelInProcesNou:
-    """`ruleaza_pachetul_pe_forme` pentru o singură formă."""
-    return ruleaza_pachetul_pe_forme(pachet, [forma], vocabular, verifica_intrarile=verifica_intrarile,
-                                     dispozitiv=dispozitiv, limita_s=limita_s)[0]
 
 
 # ---------------------------------------------------------------------------------------------
