@@ -643,3 +643,18 @@ def test_ex2_memoria_veche_nu_e_luata_drept_calcul_torch(monkeypatch):
     for _ in range(3):
         rezultat = cap03.exercitiul_2(_swiglu)
         assert rezultat, rezultat.mesaj
+
+
+@pe_cpu
+def test_ex2_limbajul_lasat_inlocuit_de_interpretor_e_reparat():
+    """O întrerupere căzută cât interpretorul Triton își schimba limbajul îl lasă schimbat: o
+    funcție fără @triton.jit ar rula pe jumătate, cu alt mesaj. Verificarea repune limbajul, iar
+    răspunsul e explicat la fel ca într-un proces curat."""
+    from triton.runtime import interpreter
+
+    original = tl.program_id
+    interpreter._patch_lang(_kernel_solutie.fn)  # fără restore, ca după o întrerupere
+    assert tl.program_id is not original
+    _respins(cap03.exercitiul_2(_kernel_fara_jit), "în afara unui kernel", "@triton.jit")
+    assert tl.program_id is original
+    assert cap03.exercitiul_2(_swiglu)

@@ -175,6 +175,13 @@ def _lucrator(rang: int, lume: int, adresa: str, backend: str, dosar: str, limit
         dist.init_process_group(backend, init_method=adresa, rank=rang, world_size=lume,
                                 timeout=dt.timedelta(seconds=max(limita_s, 10)))
         try:
+            # Toate rangurile își termină legăturile înainte ca vreunul să meargă mai departe: fără
+            # această barieră, un rang rapid putea termina și închide conexiunile cât timp altul
+            # încă le deschidea („Gloo connectFullMesh failed … Connection closed by peer”).
+            if backend == "nccl":
+                dist.barrier(device_ids=[rang])
+            else:
+                dist.barrier()
             functie, argumente = cloudpickle.loads((dosar / "functie.pkl").read_bytes())
             valoare = functie(*argumente)
             date = _serializeaza(("gata", _pe_procesor(valoare)))

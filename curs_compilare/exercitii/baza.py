@@ -58,6 +58,7 @@ __all__ = [
     "linia_cursantului",
     "generator_aleator",
     "limita_timp",
+    "repara_limbajul_triton",
     "numar_precis",
     "verificare",
     "fara_jurnale_torch",
@@ -434,6 +435,47 @@ def _restaureaza_configuratia(copie: dict) -> None:
                 setattr(configuratie, cheie, valoare)
 
 
+#: Atributele lui `triton.language` așa cum erau înaintea oricărui kernel interpretat.
+_limbajul_triton: list = []
+
+
+def _obiectele_limbajului_triton() -> list:
+    tl = sys.modules.get("triton.language")
+    if tl is None:
+        return []
+    obiecte = [tl, tl.core, getattr(tl, "math", None), tl.tensor,
+               getattr(tl.core, "tensor_descriptor_base", None)]
+    return [obiect for obiect in obiecte if obiect is not None]
+
+
+def _limbajul_triton_e_neatins() -> bool:
+    tl = sys.modules.get("triton.language")
+    return tl is not None and tl.core.is_builtin(getattr(tl, "program_id", None))
+
+
+def repara_limbajul_triton() -> None:
+    """Pune la loc funcțiile lui `triton.language` pe care interpretorul Triton le-a înlocuit
+    și nu le-a mai restaurat.
+
+    Pe procesor, interpretorul înlocuiește `tl.load`, `tl.program_id` … cu variantele lui cât
+    rulează un kernel și le pune la loc după. O întrerupere (limita de timp, Ctrl+C) căzută chiar
+    în acea schimbare lasă înlocuirea pe loc pentru tot restul procesului: atunci o funcție fără
+    @triton.jit ar părea să meargă, iar mesajele verificărilor s-ar schimba. Prima chemare,
+    cu limbajul neatins, îi reține atributele; următoarele le repun pe cele schimbate.
+    Se cheamă doar când niciun kernel nu rulează în acest proces (înaintea unei verificări, după
+    o întrerupere)."""
+    if not _limbajul_triton:
+        if _limbajul_triton_e_neatins():
+            _limbajul_triton.extend((obiect, dict(vars(obiect))) for obiect in _obiectele_limbajului_triton())
+        return
+    for obiect, atribute in _limbajul_triton:
+        actuale = vars(obiect)
+        for nume, valoare in atribute.items():
+            if actuale.get(nume, atribute) is not valoare:
+                with contextlib.suppress(AttributeError, TypeError):
+                    setattr(obiect, nume, valoare)
+
+
 @contextlib.contextmanager
 def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None = None):
     """Oprește blocul `with` după `secunde` și aruncă `GresealaCursant` cu un mesaj în română
@@ -452,6 +494,8 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
         return
     termen = _Termen(float(secunde), time.perf_counter() + float(secunde), ce, sys._getframe(2))
     primul = not _termene
+    if primul:
+        repara_limbajul_triton()
     if primul:
         _stare["mod"] = "semnal" if _poate_semnal() else "urmarire"
         if _stare["mod"] == "semnal":
@@ -476,6 +520,8 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
             raise
         torch.set_grad_enabled(gradient)
         _restaureaza_configuratia(configuratie)
+        if primul:
+            repara_limbajul_triton()
         if al_cui is not None and al_cui is not termen and al_cui.final <= time.perf_counter():
             # O întrerupere a unei limite dinăuntru, deja încheiate, ajunsă aici cu întârziere
             # (firul de pază o programase cât limita aceea își trata propria întrerupere): mesajul

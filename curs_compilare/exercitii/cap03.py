@@ -25,6 +25,7 @@ from .baza import (
     limita_timp,
     linia_cursantului,
     numar_precis,
+    repara_limbajul_triton,
     traduce_exceptie,
     traduce_mesaj,
     verificare,
@@ -35,6 +36,8 @@ try:  # triton nu există pe macOS și pe Windows; exercițiul 2 o spune, celela
     import triton.language as tl
 except Exception:  # pragma: no cover - depinde de mașină
     triton = tl = None
+else:
+    repara_limbajul_triton()  # reține aici limbajul neatins, ca verificările să-l poată repara
 
 __all__ = [
     "exercitiul_1",
