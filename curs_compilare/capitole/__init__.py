@@ -16,7 +16,10 @@ cu numărul capitolului în nume, ca să știi din prima unde cauți.
   `torchrun`, fără să se blocheze (08);
 - `cap08_distribuit` — DDP și FSDP2 sub compilare: grafurile pe găleată, suprapunerea
   all-reduce-urilor, plasarea compilării, FSDP2 bloc cu bloc (08);
-- `cap09_export` — programul C++ care încarcă un pachet AOTInductor fără Python (09, în lucru).
+- `cap09_export` — ce refuză `torch.export`, spus în română, și programul C++ care încarcă un
+  pachet AOTInductor fără Python (09);
+- `cap10_flex` — unde rulează FlexAttention (pe un GPU vechi, încercat întâi într-un proces
+  separat), atenția naivă, masca pe blocuri, debitul în TFLOP/s utili, recompilările (10).
 
 Cine pe cine importă: un modul de aici folosește nucleul de măsurare (modulele din
 `curs_compilare/`, de exemplu `masurare`, `cifre`, `modele`) și, la nevoie, uneltele altui
