@@ -366,6 +366,17 @@ def _diferenta(valoare: float) -> str:
     return "cu mai puțin de 0,001" if valoare < 1e-3 else f"cu cel mult {format_numar(valoare, 3)}"
 
 
+def _cheie(text: str, fara_cifre: bool = False) -> str:
+    """O cheie de cifră din text: litere ASCII fără diacritice, cuvintele legate cu „_”
+    („Flex, fereastra 512” → „flex_fereastra”, cu `fara_cifre`)."""
+    import unicodedata
+
+    simplu = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
+    if fara_cifre:
+        simplu = re.sub(r"\d+", " ", simplu)
+    return re.sub(r"[^a-z0-9]+", "_", simplu).strip("_")
+
+
 def tolerante(tip: torch.dtype) -> dict:
     """Toleranțele lui `torch.testing.assert_close` pentru atenția în `tip`: cele implicite în
     float32, 2e-2 în bfloat16 și float16 (două kernel-uri diferite rotunjesc altfel)."""
@@ -499,6 +510,15 @@ def stari_blocuri(masca: "BlockMask", lot: int = 0, cap: int = 0) -> torch.Tenso
                     stari[i, j] = 2
     del rand_kv
     return stari
+
+
+def tipareste_masca(masca: "BlockMask") -> None:
+    """Masca pe blocuri așa cum o desenează PyTorch (`print(masca)`: un █ pentru fiecare bloc
+    vizitat), cu antetul scris în formatul cursului (raritatea cu virgulă zecimală)."""
+    desen = [linie for linie in str(masca).splitlines()[1:] if linie.strip() not in ("", ")")]
+    print(f"BlockMask: forma {tuple(masca.shape)}, blocuri de {masca.BLOCK_SIZE[0]}×{masca.BLOCK_SIZE[1]}, "
+          f"raritatea {format_procent(masca.sparsity() / 100, 1)}")
+    print("\n".join(desen))
 
 
 def fractiunea_calculata(masca: "BlockMask") -> float:
@@ -727,7 +747,7 @@ def arata_debitul(rezultate: Sequence[Debit], alegere: AlegereFlex) -> None:
                                   "ținta nu e atinsă." if sub else "ținta e atinsă doar în unele runde: aici decide zgomotul."))
             else:
                 print("  " + _verdict(raport, n, "SDPA cauzală fără fereastră"))
-            cheie = re.sub(r"\W+", "_", n.lower()).strip("_")
+            cheie = _cheie(n, fara_cifre=True)
             cifre.inregistreaza(f"10.{cheie}_fata_de_sdpa_S{d.lungime}", raport, "×", f"{n} față de SDPA cauzală, S = {S}")
             cifre.inregistreaza(f"10.{cheie}_tflops_S{d.lungime}", d.tflops[n], "TFLOP/s", f"{n}, TFLOP/s util, S = {S}")
         cifre.inregistreaza(f"10.sdpa_tflops_S{d.lungime}", d.tflops["SDPA, cauzală"], "TFLOP/s", f"SDPA cauzală, TFLOP/s, S = {S}")
@@ -771,7 +791,7 @@ def arata_recompilarile(cazuri: Sequence[Caz]) -> None:
     print(_tabel(["ce s-a schimbat", "grafuri noi", "timpul apelului"],
                  [[c.descriere, format_numar(c.recompilari), format_timp(c.secunde)] for c in cazuri]))
     for c in cazuri:
-        cheie = re.sub(r"\W+", "_", c.descriere.lower()).strip("_")[:40]
+        cheie = _cheie(c.descriere)[:40]
         cifre.inregistreaza(f"10.recompilari_{cheie}", c.recompilari, "", f"grafuri noi: {c.descriere}")
         if c.recompilari:
             cifre.inregistreaza(f"10.compilare_{cheie}_s", c.secunde, "s", f"apelul care a compilat: {c.descriere}",
@@ -850,7 +870,7 @@ def arata_inapoi(rezultat: Inapoi) -> None:
 # În kernel
 # ---------------------------------------------------------------------------------------------
 
-_SEMNE_SARITURA = re.compile(r"kv_num_blocks|kv_indices|KV_NUM_BLKS|KV_IDX|SPARSE_KV_BLOCK|full_kv|IS_FULL_BLOCKS")
+_SEMNE_SARITURA = re.compile(r"kv_num_blocks|kv_indices|kv_indice|KV_NUM_BLKS|KV_IDX|SPARSE_KV_BLOCK|IS_FULL_BLOCKS")
 
 
 @dataclass(frozen=True)
@@ -875,7 +895,8 @@ def kernelul_atentiei(functie: Callable, *argumente) -> KernelAtentie:
     ai_atentiei = [k for k in kerneluri if "flex" in k.nume] or kerneluri
     kernel = max(ai_atentiei, key=lambda k: len(k.sursa))
     linii = kernel.sursa.splitlines()
-    saritura = tuple((i + 1, linie.strip()) for i, linie in enumerate(linii) if _SEMNE_SARITURA.search(linie))
+    saritura = tuple((i + 1, linie.strip()) for i, linie in enumerate(linii)
+                     if _SEMNE_SARITURA.search(linie) and "Stride" not in linie)
     return KernelAtentie(kernel.nume, kernel.limbaj, len(linii), saritura, kernel.sursa)
 
 

@@ -36,7 +36,7 @@ kernel; *Shift+Enter* rulează celula și trece mai departe. Nu cere rețea.
     python -m curs_compilare.instructor.diapozitive --rise                 # pentru RISE, în JupyterLab
     python -m curs_compilare.instructor.diapozitive notebooks/03_*.ipynb   # doar câteva
     python -m curs_compilare.instructor.diapozitive --cu-iesiri --iesire build/diapozitive_cu_iesiri \\
-        $(ls build/validare/executate/0*.ipynb | grep -v _solutii)
+        $(ls build/validare/executate/[0-9]*.ipynb | grep -v _solutii)
 """
 
 from __future__ import annotations
