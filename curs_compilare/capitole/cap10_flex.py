@@ -168,15 +168,24 @@ import torch.nn.functional as F
 from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 tip = getattr(torch, sys.argv[1])
 torch.manual_seed(0)
-q, k, v = (torch.randn(1, 2, 256, 64, device="cuda", dtype=tip) for _ in range(3))
+q, k, v = (torch.randn(1, 2, 256, 64, device="cuda", dtype=tip, requires_grad=True) for _ in range(3))
 masca = create_block_mask(lambda b, h, qi, kv: qi >= kv, None, None, 256, 256, device="cuda")
 start = time.perf_counter()
+# înainte și înapoi: șablonul pasului înapoi cere și el memorie partajată
 iesire = torch.compile(flex_attention)(q, k, v, block_mask=masca)
+iesire.float().square().sum().backward()
 torch.cuda.synchronize()
 secunde = time.perf_counter() - start
+gradienti = [t.grad for t in (q, k, v)]
+for t in (q, k, v):
+    t.grad = None
 asteptat = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-print(json.dumps({"secunde": secunde, "finit": bool(torch.isfinite(iesire).all()),
-                  "diferenta": float((iesire.float() - asteptat.float()).abs().max())}))
+asteptat.float().square().sum().backward()
+finit = bool(torch.isfinite(iesire).all()) and all(bool(torch.isfinite(g).all()) for g in gradienti)
+diferenta = max([float((iesire.float() - asteptat.float()).abs().max())] +
+                [float((g.float() - t.grad.float()).abs().max()) / max(1.0, float(t.grad.float().abs().max()))
+                 for g, t in zip(gradienti, (q, k, v))])
+print(json.dumps({"secunde": secunde, "finit": finit, "diferenta": diferenta}))
 """
 
 
@@ -202,8 +211,9 @@ def _ultima_linie_utila(text: str) -> str:
 
 
 def incearca_pe_gpu_vechi(tip: torch.dtype = torch.float16, limita_s: float = LIMITA_INCERCARE_S) -> tuple[bool, str]:
-    """Un apel mic, compilat, al lui `flex_attention` pe GPU, într-un proces separat cu limită de
-    timp: o eroare, un blocaj sau un rezultat NaN nu ating kernel-ul notebook-ului. Întoarce
+    """Un apel mic, compilat, al lui `flex_attention` pe GPU, înainte și înapoi (cele două șabloane
+    de kernel), într-un proces separat cu limită de timp: o eroare, un blocaj sau un rezultat NaN nu
+    ating kernel-ul notebook-ului. Întoarce
     (a mers, ce s-a întâmplat). `CURS_FLEX_ESEC_SIMULAT` (memorie, nan, blocaj) simulează un eșec."""
     comanda = [sys.executable, "-c", _SCRIPT_INCERCARE, str(tip).removeprefix("torch.")]
     try:
@@ -220,7 +230,8 @@ def incearca_pe_gpu_vechi(tip: torch.dtype = torch.float16, limita_s: float = LI
         return False, "ieșirea conține valori NaN sau infinite (nefinite)"
     if date["diferenta"] > 0.05:
         return False, f"ieșirea diferă de SDPA cu până la {format_numar(date['diferenta'])}"
-    return True, f"un apel compilat mic a mers în {format_timp(date['secunde'])}, cu același rezultat ca SDPA"
+    return True, (f"un apel compilat mic, înainte și înapoi, a mers în {format_timp(date['secunde'])}, cu același "
+                  "rezultat ca SDPA")
 
 
 def alege_dispozitivul_flex(mediu, limita_s: float = LIMITA_INCERCARE_S) -> AlegereFlex:
@@ -831,6 +842,11 @@ def incearca_inapoi(alegere: AlegereFlex, mask_mod: Callable, flex_compilat: Cal
         return Inapoi(False, "Pe procesor, FlexAttention are doar pasul înainte: pasul înapoi aruncă "
                              f"NotImplementedError („{str(eroare).splitlines()[0][:160]}”). Antrenarea cu FlexAttention "
                              "cere un GPU; cifrele ei sunt în referință.")
+    except Exception as eroare:  # noqa: BLE001 - un GPU pe care șablonul pasului înapoi nu încape
+        if dispozitiv != "cuda":
+            raise
+        return Inapoi(False, f"Pe acest GPU, pasul înapoi al FlexAttention n-a mers ({_explica_esecul(str(eroare))}): "
+                             f"„{_ultima_linie_utila(str(eroare))[:200]}”. Cifrele lui sunt în referință.")
     gradienti_flex = [t.grad.detach().clone() for t in (q, k, v)]
     for t in (q, k, v):
         t.grad = None
