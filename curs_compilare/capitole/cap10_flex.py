@@ -37,6 +37,7 @@ import torch
 import torch.nn.functional as F
 
 from .. import cifre
+from ..concluzii import concluzie_accelerare
 from ..cifre import cu_substantiv, cu_unitate, format_numar, format_octeti, format_procent, format_timp
 from ..masurare import Comparatie, Masuratoare, compara, compara_pasi_ficsi
 from ..mediu import dimensiune, gpu_mare, sincronizeaza
@@ -52,6 +53,8 @@ except ImportError:  # pragma: no cover - versiune prea veche
 VARIABILA_ESEC_SIMULAT = "CURS_FLEX_ESEC_SIMULAT"
 #: Cât are voie să dureze încercarea FlexAttention pe un GPU vechi (compilarea unui kernel mic).
 LIMITA_INCERCARE_S = 240.0
+#: De la ce capabilitate CUDA merg șabloanele Triton ale FlexAttention fără altă încercare (Ampere).
+CAPABILITATE_MINIMA = (8, 0)
 #: Ținta capitolului pe un GPU mare: FlexAttention cauzală la cel puțin atât din debitul SDPA.
 TINTA_FATA_DE_SDPA = 0.85
 
@@ -250,7 +253,7 @@ def alege_dispozitivul_flex(mediu, limita_s: float = LIMITA_INCERCARE_S) -> Aleg
     capabilitate = tuple(mediu.capabilitate or (0, 0))
     simulat = os.environ.get(VARIABILA_ESEC_SIMULAT, "").strip()
     tip = torch.bfloat16 if mediu.bf16_nativ else torch.float16
-    if capabilitate >= (8, 0) and not simulat:
+    if capabilitate >= CAPABILITATE_MINIMA and not simulat:
         return AlegereFlex("cuda", marimi_pentru("cuda", mediu.bf16_nativ),
                            f"FlexAttention rulează pe GPU ({mediu.nume_gpu}), în {str(tip).removeprefix('torch.')}.")
     merge, ce = incearca_pe_gpu_vechi(tip, limita_s)
@@ -290,15 +293,14 @@ class RandNaiv:
 
 
 def _varf_memorie(functie: Callable, *argumente, fara_gradienti: bool = True) -> int:
-    torch.cuda.synchronize()
-    torch.cuda.reset_peak_memory_stats()
-    inainte = torch.cuda.memory_allocated()
-    with torch.no_grad() if fara_gradienti else contextlib.nullcontext():
-        iesire = functie(*argumente)
-    torch.cuda.synchronize()
-    varf = torch.cuda.max_memory_allocated() - inainte
-    del iesire
-    return int(varf)
+    """Octeții ceruți în plus, la vârf, de un apel pe GPU (`crestere_memorie_mib` din capitolul 06)."""
+    from .cap06_modelul_intreg import crestere_memorie_mib
+
+    def apel():
+        with torch.no_grad() if fara_gradienti else contextlib.nullcontext():
+            functie(*argumente)
+
+    return int(crestere_memorie_mib(apel) * 2**20)
 
 
 def _e_lipsa_de_memorie(eroare: BaseException) -> bool:
@@ -394,18 +396,6 @@ def tolerante(tip: torch.dtype) -> dict:
     return {} if tip == torch.float32 else {"atol": 2e-2, "rtol": 2e-2}
 
 
-def _verdict(raport, cine: str, fata_de: str, feminin: bool = True) -> str:
-    """„X e de 3,2× mai rapidă decât Y (20–80% din 5 runde: …)” sau „nu se deosebesc de zgomot”.
-    `raport` e viteza lui `cine` raportată la a lui `fata_de` (timpul lui `fata_de` / timpul lui `cine`)."""
-    rapid, lent = ("mai rapidă", "mai lentă") if feminin else ("mai rapid", "mai lent")
-    if raport.in_zgomot:
-        return f"{cine} și {fata_de}: diferența nu se deosebește de zgomot ({raport})."
-    if raport.mai_rapid:
-        return f"{cine} e de {raport} {rapid} decât {fata_de}."
-    return (f"{cine} e de {cu_unitate(1 / raport.mediana, '×')} {lent} decât {fata_de} (raportul vitezelor, "
-            f"{raport.interval()}).")
-
-
 def arata_atentia_naiva(randuri: Sequence[RandNaiv], dispozitiv: str) -> None:
     """Tabelul și graficul experimentului cu atenția naivă, apoi concluziile, scoase din cifre."""
     import matplotlib.pyplot as plt
@@ -464,9 +454,10 @@ def arata_atentia_naiva(randuri: Sequence[RandNaiv], dispozitiv: str) -> None:
         r = comune[-1]
         S = format_numar(r.lungime)
         print(f"La S = {S}:")
-        print("  " + _verdict(raport_din(r.timpi["naivă, eager"], r.timpi["SDPA"]), "SDPA", "atenția naivă eager"))
-        print("  " + _verdict(raport_din(r.timpi["naivă, eager"], r.timpi["naivă, compilată"]),
-                              "atenția naivă compilată", "cea eager"))
+        print("  " + concluzie_accelerare(raport_din(r.timpi["naivă, eager"], r.timpi["SDPA"]), "SDPA", "atenția naivă eager",
+                                            ce_se_compara="variante"))
+        print("  " + concluzie_accelerare(raport_din(r.timpi["naivă, eager"], r.timpi["naivă, compilată"]),
+                              "Atenția naivă compilată", "cea eager"))
         cifre.inregistreaza(f"10.naiva_fata_de_sdpa_S{r.lungime}", raport_din(r.timpi["naivă, eager"], r.timpi["SDPA"]), "×",
                             f"SDPA față de atenția naivă eager, S = {S}")
     if dispozitiv == "cuda":
@@ -504,7 +495,7 @@ def stari_blocuri(masca: "BlockMask", lot: int = 0, cap: int = 0) -> torch.Tenso
     `lot` și `cap`: 0 sărit (toate perechile interzise), 1 parțial (masca se aplică element cu
     element), 2 plin (toate perechile permise: kernel-ul nici nu mai evaluează masca)."""
     b, h = min(lot, masca.kv_num_blocks.shape[0] - 1), min(cap, masca.kv_num_blocks.shape[1] - 1)
-    rand_q, rand_kv = masca.kv_indices.shape[-2], masca.kv_indices.shape[-1]
+    rand_q = masca.kv_indices.shape[-2]
     blocuri_q = math.ceil(masca.seq_lengths[0] / masca.BLOCK_SIZE[0])
     blocuri_kv = math.ceil(masca.seq_lengths[1] / masca.BLOCK_SIZE[1])
     stari = torch.zeros(blocuri_q, blocuri_kv, dtype=torch.int8)
@@ -519,7 +510,6 @@ def stari_blocuri(masca: "BlockMask", lot: int = 0, cap: int = 0) -> torch.Tenso
             for j in indici[i, : int(numar[i])].tolist():
                 if j < blocuri_kv:
                     stari[i, j] = 2
-    del rand_kv
     return stari
 
 
@@ -639,7 +629,7 @@ def arata_fara_compilare(comparatie: Comparatie, memorie: dict) -> None:
     for nume, octeti in memorie.items():
         print(f"  vârful de memorie, {nume}: {format_octeti(octeti)}")
     raport = comparatie.accelerare("Flex, fără torch.compile", "Flex, compilată")
-    print(_verdict(raport, "FlexAttention compilată", "cea necompilată"))
+    print(concluzie_accelerare(raport, "FlexAttention compilată", "cea necompilată"))
     cifre.inregistreaza("10.flex_compilata_fata_de_necompilata", raport, "×", "FlexAttention compilată față de cea necompilată")
 
 
@@ -701,9 +691,7 @@ def masoara_debitul(alegere: AlegereFlex, masti: Mapping[str, Callable], flex_co
             variante[f"Flex, {nume}"] = lambda q, k, v, bloc=bloc: flex_compilat(q, k, v, block_mask=bloc)
             perechi[f"Flex, {nume}"] = perechi_permise(mask_mod, lungime, dispozitiv)
             raritate[f"Flex, {nume}"] = bloc.sparsity() / 100
-        with torch.no_grad():
-            for functie in variante.values():  # compilările, înaintea cronometrului
-                functie(q, k, v)
+        with torch.no_grad():  # compilările cad în încălzirea lui `compara`, înaintea cronometrului
             comparatie = compara(variante, q, k, v, runde=7, timp_minim_s=0.3)
         tflops = {n: flops_atentie(marimi, perechi[n]) / comparatie[n].mediana_s / 1e12 for n in variante}
         rezultate.append(Debit(lungime, comparatie, perechi, tflops, raritate))
@@ -757,7 +745,7 @@ def arata_debitul(rezultate: Sequence[Debit], alegere: AlegereFlex) -> None:
                     print("  " + ("ținta e atinsă în toate rundele din mijloc." if atinsa else
                                   "ținta nu e atinsă." if sub else "ținta e atinsă doar în unele runde: aici decide zgomotul."))
             else:
-                print("  " + _verdict(raport, n, "SDPA cauzală fără fereastră"))
+                print("  " + concluzie_accelerare(raport, n, "SDPA cauzală fără fereastră", ce_se_compara="variante"))
             cheie = _cheie(n, fara_cifre=True)
             cifre.inregistreaza(f"10.{cheie}_fata_de_sdpa_S{d.lungime}", raport, "×", f"{n} față de SDPA cauzală, S = {S}")
             cifre.inregistreaza(f"10.{cheie}_tflops_S{d.lungime}", d.tflops[n], "TFLOP/s", f"{n}, TFLOP/s util, S = {S}")
@@ -1064,7 +1052,8 @@ def arata_modelele(rezultat: ComparatieModele) -> None:
             print(f"  {n}: pierderea de la {format_numar(valori[0], 3)} la {format_numar(valori[-1], 3)} în "
                   f"{cu_substantiv(len(valori), 'pas', 'pași')}.")
         raport = rezultat.comparatie.accelerare(nume[0], nume[1])
-        print("  " + _verdict(raport, "Pasul cu FlexAttention", "cel cu SDPA", feminin=False))
+        print("  " + concluzie_accelerare(raport, "Pasul cu FlexAttention", "cel cu SDPA", feminin=False,
+                                            ce_se_compara="variante"))
         cifre.inregistreaza("10.model_pas_flex_fata_de_sdpa", raport, "×", "pasul de antrenare cu FlexAttention (fereastră) față de SDPA")
         for n, valori in rezultat.pierderi.items():
             cheie = "flex" if n.startswith("Flex") else "sdpa"
@@ -1079,6 +1068,7 @@ def arata_modelele(rezultat: ComparatieModele) -> None:
     grafic_variante(rezultat.comparatie.masuratori, "pasul înainte al modelului, pe procesor")
     arata()
     raport = rezultat.comparatie.accelerare(nume[0], nume[1])
-    print("  " + _verdict(raport, "Modelul cu FlexAttention", "cel cu SDPA", feminin=False))
+    print("  " + concluzie_accelerare(raport, "Modelul cu FlexAttention", "cel cu SDPA", feminin=False,
+                                        ce_se_compara="variante"))
     print("  Antrenarea cu FlexAttention cere un GPU (pe procesor, FlexAttention n-are pas înapoi); cifrele ei, din referință:")
     cifre.afiseaza_referinta("10.model_")

@@ -35,6 +35,7 @@ import types
 import torch
 from torch.nn.attention import flex_attention as _modul_flex
 
+from ..capitole.cap10_flex import CAPABILITATE_MINIMA
 from ..cifre import cu_substantiv, format_numar, format_procent
 from .baza import (
     GresealaCursant,
@@ -85,7 +86,7 @@ def dispozitivul() -> torch.device:
     ca T4, unde kernel-ul compilat poate să nu încapă). Exercițiul 3 îl dă funcției tale ca al doilea
     argument, `dispozitiv`."""
     try:
-        if torch.cuda.is_available() and torch.cuda.get_device_capability() >= (8, 0):
+        if torch.cuda.is_available() and torch.cuda.get_device_capability() >= CAPABILITATE_MINIMA:
             return torch.device("cuda")
     except Exception:  # pragma: no cover - un driver care nu răspunde
         pass
