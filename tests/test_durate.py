@@ -16,11 +16,19 @@ def _referinta(gpu=None, nuclee=None, **secunde):
     }
 
 
-def test_aproximativ():
-    assert durate.aproximativ(29.1) == "sub un minut"
-    assert durate.aproximativ(169) == "circa 3 minute"
-    assert durate.aproximativ(89) == "circa 1 minut"
-    assert durate.aproximativ(1200) == "circa 20 de minute"
+def test_aceeasi_durata_in_prima_celula_si_in_readme():
+    """Rândul „Cât rulează” al fiecărui capitol și tabelul din README spun aceeași cifră (o singură
+    sursă, o singură rotunjire): nu „sub un minut” într-un loc și „46,7 s” în celălalt."""
+    import nbformat
+
+    readme = (RADACINA / "README.md").read_text(encoding="utf-8")
+    for cale in sorted((RADACINA / "notebooks").glob("*.ipynb")):
+        rand_readme = next(r for r in readme.splitlines() if r.startswith(f"| `{cale.name}` |"))
+        valori = [v.strip() for v in rand_readme.split("|")[2:-1] if v.strip() != "—"]
+        prima = nbformat.read(cale, as_version=4).cells[0].source
+        rand = next((r for r in prima.splitlines() if r.startswith(durate.MARCAJ_RAND)), "")
+        for valoare in valori:
+            assert valoare in rand, f"{cale.name}: „{valoare}” din README lipsește din prima celulă: {rand}"
 
 
 def test_rand_din_toate_referintele():
@@ -30,8 +38,8 @@ def test_rand_din_toate_referintele():
     }
     rand = durate.rand_durate("notebooks/a.ipynb", referinte)
     assert rand.startswith(durate.MARCAJ_RAND)
-    assert "pe un NVIDIA H200, circa 5 minute" in rand
-    assert "pe un procesor cu 2 nuclee, fără GPU, circa 3 minute" in rand
+    assert "pe un NVIDIA H200, 281 s" in rand
+    assert "pe un procesor cu 2 nuclee, fără GPU, 169 s" in rand
     assert durate.rand_durate("notebooks/b.ipynb", referinte) is None
 
 

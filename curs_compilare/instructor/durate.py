@@ -54,11 +54,10 @@ def durata(referinta: dict, cale_notebook: str) -> float | None:
     return None
 
 
-def aproximativ(secunde: float) -> str:
-    """O durată spusă cum o spui cuiva: „sub un minut”, „circa 3 minute”."""
-    if secunde < 60:
-        return "sub un minut"
-    return "circa " + cu_substantiv(round(secunde / 60), "minut", "minute")
+def text_durata(secunde: float) -> str:
+    """O durată, scrisă la fel în prima celulă a capitolului și în tabelul din README („46,7 s”,
+    „310 s”): aceeași cifră din raport, cu aceeași rotunjire, în ambele locuri."""
+    return format_timp(secunde)
 
 
 def _masina_gpu(referinta: dict) -> str:
@@ -74,9 +73,9 @@ def rand_durate(cale_notebook: str, referinte: dict[str, dict]) -> str | None:
     """Rândul „Cât rulează” al unui capitol, sau None dacă nicio referință nu-l are."""
     parti = []
     if "gpu" in referinte and (s := durata(referinte["gpu"], cale_notebook)) is not None:
-        parti.append(f"pe {_masina_gpu(referinte['gpu'])}, {aproximativ(s)}")
+        parti.append(f"pe {_masina_gpu(referinte['gpu'])}, {text_durata(s)}")
     if "procesor" in referinte and (s := durata(referinte["procesor"], cale_notebook)) is not None:
-        parti.append(f"pe {_masina_procesor(referinte['procesor'])}, fără GPU, {aproximativ(s)}")
+        parti.append(f"pe {_masina_procesor(referinte['procesor'])}, fără GPU, {text_durata(s)}")
     if not parti:
         return None
     return f"{MARCAJ_RAND} „Run All”:** {'; '.join(parti)} (validările de referință ale cursului)  "
@@ -103,7 +102,7 @@ def tabel_readme(radacina: Path, referinte: dict[str, dict]) -> str:
     for cale in sorted((radacina / "notebooks").glob("*.ipynb")):
         relativ = cale.relative_to(radacina).as_posix()
         valori = [durata(referinte[nume], relativ) for nume, _ in coloane]
-        randuri.append(f"| `{cale.name}` | " + " | ".join("—" if v is None else format_timp(v) for v in valori) + " |")
+        randuri.append(f"| `{cale.name}` | " + " | ".join("—" if v is None else text_durata(v) for v in valori) + " |")
     randuri += ["", SFARSIT_TABEL]
     return "\n".join(randuri)
 
