@@ -232,3 +232,96 @@ def test_maximul_dimensiunii_din_programul_exportat():
     assert export09.maximul_dimensiunii(declarat, 0) == 64
     automat = torch.export.export(_Model(), (x,), dynamic_shapes={"x": {0: torch.export.Dim.AUTO}})
     assert export09.maximul_dimensiunii(automat, 0) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Încărcarea pachetului, întâi într-un proces nou: un pachet care oprește procesul (SIGSEGV, văzut
+# cu torch 2.11 pe unele mașini) nu oprește kernel-ul notebook-ului, iar capitolul merge mai departe
+# ---------------------------------------------------------------------------------------------
+
+
+def test_incarcarea_intr_un_proces_nou_reusita_si_oprita(pachet_retea, monkeypatch):
+    """Pe pachetul adevărat: încărcarea reușește și un apel dă forma așteptată; cu oprirea simulată
+    (un SIGSEGV chiar în procesul nou), rezultatul spune în română semnalul, versiunile și că nu e
+    greșeala cursantului, fără nicio excepție în procesul testului."""
+    _, pachet, _ = pachet_retea
+    x = torch.randint(0, _MIC.vocabular, (2, _MIC.lungime))
+    monkeypatch.delenv(export09.VARIABILA_ESEC_SIMULAT, raising=False)
+    bun = export09.incearca_incarcarea(pachet, x)
+    assert bun.reusit and bun.forma_iesirii == (2, _MIC.lungime, _MIC.vocabular), bun
+    assert "Îl poți încărca și în kernel-ul notebook-ului" in str(bun)
+    monkeypatch.setenv(export09.VARIABILA_ESEC_SIMULAT, "1")
+    oprit = export09.incearca_incarcarea(pachet, x)
+    assert not oprit.reusit and oprit.cod_iesire == -11 and oprit.semnal == "SIGSEGV", oprit
+    text = str(oprit)
+    assert "SIGSEGV" in text and f"torch {torch.__version__}" in text and "Nu e o greșeală a ta" in text
+    assert "kernel-ul ar fi murit" in text and "simulată" in text
+
+
+def _celule(text_inceput: str, *alte: str) -> list[str]:
+    """Sursele celulelor de cod din notebook-ul capitolului care încep cu textele date, în ordine."""
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).resolve().parents[1] / "notebooks" / "09_export_aotinductor.ipynb", as_version=4)
+    surse = [c.source for c in nb.cells if c.cell_type == "code"]
+    return [next(s for s in surse if s.lstrip().startswith(t)) for t in (text_inceput, *alte)]
+
+
+def test_capitolul_merge_mai_departe_cand_incarcarea_opreste_procesul(pachet_retea, monkeypatch, tmp_path, capsys):
+    """Celulele capitolului de după compilarea pachetului, rulate chiar din notebook, cu oprirea
+    simulată: nimic nu încarcă pachetul în procesul testului (kernel-ul ar fi murit), contractul
+    formelor și pornirea pachetului lipsesc cu o explicație, regimul staționar compară doar ce
+    rulează, iar programul C++ care cade și el e spus, nu aruncat. Pornirile JIT sunt prefăcute."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from curs_compilare import cifre, masurare
+
+    model, pachet, _ = pachet_retea
+    monkeypatch.setenv(export09.VARIABILA_ESEC_SIMULAT, "1")
+    monkeypatch.setattr(torch._inductor, "aoti_load_package",
+                        lambda *a, **k: pytest.fail("pachetul s-a încărcat în procesul notebook-ului"))
+    monkeypatch.setattr(export09, "porneste_in_proces_nou", lambda configuratie, fel, **o: (
+        pytest.fail("pornirea pachetului a rulat deși încărcarea oprește procesul") if fel == "aoti" else
+        export09.PornireLaRece(primul_rezultat_s=1.0, al_doilea_s=0.1, pregatire_s=0.5, proces_s=2.0)))
+    monkeypatch.setattr(masurare, "compara", lambda variante, *a, **k: _ComparatiePrefacuta(variante))
+    monkeypatch.setattr(torch, "compile", lambda functie, **optiuni: functie)  # fără compilări: altceva se testează aici
+
+    def cpp_cazut(*a, **k):
+        raise export09.EroareCpp("Programul C++ s-a oprit cu codul -11:\n    (simulat)")
+
+    monkeypatch.setattr(export09, "construieste_incarcatorul", cpp_cazut)
+    torch.manual_seed(0)
+    spatiu = {"export09": export09, "torch": torch, "time": __import__("time"), "cifre": cifre, "masurare": masurare,
+              "ReteaTransformer": ReteaTransformer, "CONFIGURATIE": _MIC, "DISPOZITIV": "cpu", "DOSAR": tmp_path,
+              "model": model, "pachet": pachet, "x": torch.randint(0, _MIC.vocabular, (_MIC.marime_lot, _MIC.lungime))}
+    for sursa in _celule("proba = export09.incearca_incarcarea", "incarcat = None", "contract = export09.arata_contractul",
+                         "porniri = export09.porniri_la_rece", "with torch.no_grad():\n    compilat",
+                         "try:\n    executabil = export09.construieste_incarcatorul"):
+        exec(compile(sursa, "<celula>", "exec"), spatiu)
+    tiparit = capsys.readouterr().out
+    assert "SIGSEGV" in tiparit and spatiu["incarcat"] is None and spatiu["contract"] == []
+    assert "pachet AOTI" not in spatiu["porniri"] and "Pachetul lipsește din tabel" in tiparit
+    assert "Pachetul AOTI lipsește din comparație" in tiparit
+    assert "Programul C++ n-a putut rula pe mașina aceasta" in tiparit
+
+
+class _ComparatiePrefacuta:
+    """O comparație cu timpi ficși, pentru celula regimului staționar (măsurarea adevărată o rulează
+    notebook-ul, sub nbval)."""
+
+    def __init__(self, variante):
+        self.nume = list(variante)
+
+    def items(self):
+        return [(n, masurare_prefacuta(i)) for i, n in enumerate(self.nume)]
+
+    def __str__(self):
+        return "\n".join(self.nume)
+
+
+def masurare_prefacuta(i):
+    from curs_compilare.masurare import Masuratoare
+
+    t = 1e-3 * (i + 1)
+    return Masuratoare(mediana_s=t, cuantila20_s=t, cuantila80_s=t, numar_rulari=5, unealta="prefăcută")

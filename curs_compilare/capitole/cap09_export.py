@@ -34,6 +34,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -63,6 +64,9 @@ __all__ = [
     "porniri_la_rece",
     "ApelInProcesNou",
     "ruleaza_pachetul_pe_forme",
+    "VARIABILA_ESEC_SIMULAT",
+    "IncarcareInProcesNou",
+    "incearca_incarcarea",
 ]
 
 #: Sursa programului C++ (în pachetul cursului).
@@ -132,10 +136,18 @@ def categorie_refuz(eroare: BaseException) -> tuple[str, str]:
 def incearca_exportul(model, argumente: tuple, *, strict: bool = False, dynamic_shapes=None) -> RezultatExport:
     """`torch.export.export(model, argumente, strict=strict, dynamic_shapes=dynamic_shapes)`; dacă
     exportul e refuzat, întoarce categoria și explicația, fără traceback."""
+    import contextlib
+    import io
+    import logging
     import warnings
 
+    # Un refuz scrie în stderr grafurile parțiale (un `print` al exportului) și avertismentele formelor
+    # simbolice (jurnalele lui PyTorch), în engleză, zeci de rânduri: explicația de mai jos le ține
+    # locul, cu primul rând al erorii originale.
+    nivel_oprit = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
             warnings.simplefilter("ignore")
             program = torch.export.export(model, tuple(argumente), strict=strict, dynamic_shapes=dynamic_shapes)
         return RezultatExport(program=program)
@@ -144,6 +156,8 @@ def incearca_exportul(model, argumente: tuple, *, strict: bool = False, dynamic_
         rand = next((r.strip() for r in str(eroare).splitlines() if r.strip()), "")
         return RezultatExport(categorie=categorie, explicatie=explicatie,
                               original=f"{type(eroare).__name__}: {rand[:200]}")
+    finally:
+        logging.disable(nivel_oprit)
 
 
 def standard_cpp() -> str:
@@ -274,6 +288,146 @@ def ruleaza_incarcatorul(executabil: str | Path, pachet: str | Path, intrare: to
 
 
 # ---------------------------------------------------------------------------------------------
+# Încărcarea pachetului, întâi într-un proces nou: un pachet care oprește procesul nu oprește
+# și kernel-ul notebook-ului
+# ---------------------------------------------------------------------------------------------
+
+#: Cu această variabilă de mediu nevidă, procesul care încearcă încărcarea se oprește singur cu
+#: SIGSEGV înainte să încarce pachetul: calea capitolului de după o încărcare care omoară procesul,
+#: văzută pe o mașină unde încărcarea merge (ca `CURS_FLEX_ESEC_SIMULAT` în capitolul 10).
+VARIABILA_ESEC_SIMULAT = "CURS_AOTI_ESEC_SIMULAT"
+
+_SCRIPT_INCARCARE = textwrap.dedent(
+    """
+    import faulthandler, json, os, signal, sys, time
+    faulthandler.enable()  # la o oprire, stiva Python ajunge în stderr: arată unde a murit procesul
+    cerere = json.loads(sys.argv[1])
+    import torch
+    if os.environ.get(cerere["variabila_simulare"], "").strip():
+        os.kill(os.getpid(), signal.SIGSEGV)
+    start = time.perf_counter()
+    model = torch._inductor.aoti_load_package(cerere["pachet"])
+    rezultat = {"incarcare_s": time.perf_counter() - start}
+    if cerere["intrare"]:
+        x = torch.load(cerere["intrare"]).to(cerere["dispozitiv"])
+        with torch.no_grad():
+            y = model(x)
+        rezultat["forma_iesirii"] = list(y.shape)
+    print("REZULTAT " + json.dumps(rezultat), flush=True)
+    """
+)
+
+
+def _versiunea_compilatorului() -> str:
+    compilator = compilator_cpp()
+    if compilator is None:
+        return "niciun compilator C++"
+    try:
+        rand = subprocess.run([compilator, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return Path(compilator).name
+    return (rand.strip().splitlines() or [Path(compilator).name])[0]
+
+
+def _unde_a_murit(stderr: str) -> str:
+    """Ultimul cadru din stiva scrisă de `faulthandler` (cel mai adânc apel Python), ca
+    „fișier, funcție”, sau „” dacă stiva lipsește."""
+    for rand in stderr.splitlines():
+        potrivire = re.match(r'\s*File "(.+)", line \d+ in (\S+)', rand)
+        if potrivire:
+            cale = potrivire.group(1)
+            if cale == "<string>":  # scriptul procesului, nu biblioteca în care a murit
+                continue
+            scurt = cale[cale.index("torch/"):] if "torch/" in cale else Path(cale).name
+            return f"{scurt}, în {potrivire.group(2)}"
+    return ""
+
+
+@dataclass(frozen=True)
+class IncarcareInProcesNou:
+    """Ce a făcut `aoti_load_package` într-un proces nou: `reusit`, `incarcare_s`, `forma_iesirii`
+    (dacă a primit o intrare); altfel `cod_iesire` (negativ: oprit de un semnal, ca `-11`, SIGSEGV),
+    `unde` (ultimul apel Python înainte de oprire), `ultimul_rand` și mașina (`versiuni`)."""
+
+    reusit: bool
+    versiuni: str
+    incarcare_s: float | None = None
+    forma_iesirii: tuple[int, ...] | None = None
+    cod_iesire: int | None = None
+    unde: str = ""
+    ultimul_rand: str = ""
+    simulat: bool = False
+
+    @property
+    def semnal(self) -> str | None:
+        """Numele semnalului care a oprit procesul („SIGSEGV”), dacă a fost oprit de un semnal."""
+        if self.cod_iesire is None or self.cod_iesire >= 0:
+            return None
+        try:
+            return signal.Signals(-self.cod_iesire).name
+        except ValueError:
+            return f"semnalul {-self.cod_iesire}"
+
+    def __str__(self) -> str:
+        from ..cifre import format_timp
+
+        if self.reusit:
+            iesire = f"; un apel a dat o ieșire de forma {tuple(self.forma_iesirii)}" if self.forma_iesirii else ""
+            return (f"Într-un proces nou, pachetul s-a încărcat în {format_timp(self.incarcare_s)}{iesire}. "
+                    "Îl poți încărca și în kernel-ul notebook-ului.")
+        if self.semnal:
+            cum = f"s-a oprit de tot, cu semnalul {self.semnal} (codul {self.cod_iesire})"
+        elif self.cod_iesire is None:
+            cum = "n-a terminat în limita de timp"
+        else:
+            cum = f"s-a oprit cu o eroare (codul {self.cod_iesire})"
+        unde = f" Ultimul apel Python înainte de oprire: {self.unde}." if self.unde else ""
+        simulare = (f" (Oprire simulată, cu {VARIABILA_ESEC_SIMULAT}: pe mașina ta încărcarea poate merge.)"
+                    if self.simulat else "")
+        rand = f" Ultimul rând scris de proces: „{self.ultimul_rand}”." if self.ultimul_rand and not self.semnal else ""
+        return (f"Procesul nou care a încărcat pachetul cu `aoti_load_package` {cum}, pe {self.versiuni}.{unde}{rand}"
+                f"{simulare} Nu e o greșeală a ta: încărcarea rulează cod nativ în proces, iar unele combinații de "
+                "versiuni (torch, compilatorul C++, bibliotecile sistemului) îl opresc. Dacă ai fi încărcat pachetul în "
+                "kernel-ul notebook-ului, kernel-ul ar fi murit odată cu el. Capitolul merge mai departe fără pachetul "
+                "încărcat în Python, cu ce nu cere încărcarea lui: programul exportat, compilarea pachetului, pornirile "
+                "compilate și programul C++ (încercat separat, tot într-un proces nou).")
+
+
+def incearca_incarcarea(pachet: str | Path, intrare: torch.Tensor | None = None, dispozitiv: str | None = None,
+                        limita_s: float = 300.0) -> IncarcareInProcesNou:
+    """Încarcă pachetul AOTInductor `pachet` într-un proces Python nou (și, cu `intrare`, îl cheamă o
+    dată pe ea) și spune ce s-a întâmplat, fără să riște procesul curent: o încărcare care oprește
+    procesul (un SIGSEGV în codul nativ) oprește doar procesul nou. `CURS_AOTI_ESEC_SIMULAT`
+    simulează o astfel de oprire."""
+    if dispozitiv is None:
+        dispozitiv = "cuda" if torch.cuda.is_available() else "cpu"
+    python = ".".join(map(str, sys.version_info[:3]))
+    versiuni = f"torch {torch.__version__}, Python {python}, {_versiunea_compilatorului()}"
+    simulat = bool(os.environ.get(VARIABILA_ESEC_SIMULAT, "").strip())
+    cale_intrare = None
+    if intrare is not None:
+        cale_intrare = Path(pachet).resolve().with_suffix(".intrare.pt")
+        torch.save(intrare.detach().cpu(), cale_intrare)
+    cerere = {"pachet": str(pachet), "intrare": str(cale_intrare) if cale_intrare else None,
+              "dispozitiv": dispozitiv, "variabila_simulare": VARIABILA_ESEC_SIMULAT}
+    try:
+        proces = subprocess.run([sys.executable, "-c", _SCRIPT_INCARCARE, json.dumps(cerere)],
+                                env=_mediu_proces_nou(), capture_output=True, text=True, timeout=limita_s)
+    except subprocess.TimeoutExpired:
+        return IncarcareInProcesNou(False, versiuni, simulat=simulat)
+    rand = next((r for r in proces.stdout.splitlines() if r.startswith("REZULTAT ")), None)
+    if proces.returncode == 0 and rand is not None:
+        date = json.loads(rand.removeprefix("REZULTAT "))
+        forma = tuple(date["forma_iesirii"]) if "forma_iesirii" in date else None
+        return IncarcareInProcesNou(True, versiuni, incarcare_s=date["incarcare_s"], forma_iesirii=forma)
+    randuri = [r.strip() for r in (proces.stderr or proces.stdout).splitlines() if r.strip()]
+    utile = [r for r in randuri if not r.startswith(("File ", "Fatal Python", "Current thread", "Thread 0x",
+                                                      "Extension modules", "Stack (most recent"))]
+    return IncarcareInProcesNou(False, versiuni, cod_iesire=proces.returncode, unde=_unde_a_murit(proces.stderr),
+                                ultimul_rand=(utile[-1] if utile else "")[:300], simulat=simulat)
+
+
+# ---------------------------------------------------------------------------------------------
 # Pornirea la rece: primul rezultat al modelului într-un proces nou
 # ---------------------------------------------------------------------------------------------
 
@@ -314,6 +468,10 @@ _SCRIPT_PORNIRE = textwrap.dedent(
         y = model(x)
         sincronizeaza()
         rezultat["primul_rezultat_s"] = time.perf_counter() - start
+        # câte fișiere C++ a compilat compilatorul sistemului pentru primul rezultat (pe procesor, câte unul
+        # pe kernel); pe GPU, kernel-urile sunt Triton și numărul rămâne mic
+        from torch._dynamo.utils import compilation_time_metrics
+        rezultat["compilari_cpp"] = len(compilation_time_metrics.get("compile_file", []))
         start = time.perf_counter()
         model(x)
         sincronizeaza()
@@ -338,7 +496,8 @@ class PornireLaRece:
     pachet, de la nimic) până la prima ieșire, cu tot ce cere ea (compilarea, încărcarea
     artefactelor sau a pachetului); din el, `incarcare_s` (artefactele cache-ului sau pachetul;
     None la compilarea fără artefacte); `al_doilea_s`, al doilea apel; `pregatire_s`, importul lui
-    torch și al cursului, în afara timpilor de mai sus; `proces_s`, tot procesul."""
+    torch și al cursului, în afara timpilor de mai sus; `proces_s`, tot procesul; `compilari_cpp`,
+    câte fișiere C++ a compilat compilatorul sistemului până la primul rezultat."""
 
     primul_rezultat_s: float
     al_doilea_s: float
@@ -346,6 +505,7 @@ class PornireLaRece:
     proces_s: float
     incarcare_s: float | None = None
     octeti_artefacte: int | None = None
+    compilari_cpp: int | None = None
 
 
 def _radacina_pachetului() -> Path:
@@ -385,12 +545,13 @@ def porneste_in_proces_nou(configuratie, fel: str, *, dosar_cache: str | Path | 
     return PornireLaRece(**json.loads(rand.removeprefix("REZULTAT ")))
 
 
-def porniri_la_rece(configuratie, pachet: str | Path, dosar: str | Path, toate: bool | None = None) -> dict[str, PornireLaRece]:
+def porniri_la_rece(configuratie, pachet: str | Path | None, dosar: str | Path,
+                    toate: bool | None = None) -> dict[str, PornireLaRece]:
     """Cele patru porniri ale aceluiași model, fiecare într-un proces nou, pe rând (a doua și a
     treia folosesc ce lasă prima): compilarea cu un cache gol (care își salvează artefactele),
     compilarea cu cache-ul cald (cel lăsat de prima), compilarea cu un cache gol și artefactele
     încărcate (mega-cache-ul capitolelor 05 și 06, unde torch-ul instalat le are) și încărcarea
-    pachetului AOTInductor.
+    pachetului AOTInductor (fără ea, cu `pachet=None`: pe o mașină unde încărcarea oprește procesul).
     Cu `toate=False` (implicit în profilul rapid, al testelor: fiecare proces JIT costă o compilare
     întreagă), doar prima și ultima."""
     from ..mediu import profil_curent
@@ -408,7 +569,8 @@ def porniri_la_rece(configuratie, pachet: str | Path, dosar: str | Path, toate: 
         porniri["JIT, cache cald"] = porneste_in_proces_nou(configuratie, "jit", dosar_cache=cald)
     if toate and are_artefacte and artefacte.is_file():
         porniri["JIT, artefacte"] = porneste_in_proces_nou(configuratie, "jit", dosar_cache=gol, incarca=artefacte)
-    porniri["pachet AOTI"] = porneste_in_proces_nou(configuratie, "aoti", pachet=pachet)
+    if pachet is not None:
+        porniri["pachet AOTI"] = porneste_in_proces_nou(configuratie, "aoti", pachet=pachet)
     return porniri
 
 
@@ -510,26 +672,40 @@ def arata_porniri(porniri: dict[str, PornireLaRece]) -> None:
     for nume, p in porniri.items():
         incarcare = cifre.format_timp(p.incarcare_s) if p.incarcare_s is not None else "—"
         print(f"{nume:<18} {cifre.format_timp(p.primul_rezultat_s):>16} {incarcare:>20} {cifre.format_timp(p.proces_s):>13}")
-    rece, pachet = porniri["JIT, cache gol"], porniri["pachet AOTI"]
-    raport = rece.primul_rezultat_s / pachet.primul_rezultat_s
-    print(f"\nPachetul dă primul rezultat de {cifre.cu_substantiv(round(raport), 'dată', 'ori')} mai repede decât compilarea cu "
-          f"cache gol ({cifre.format_timp(pachet.primul_rezultat_s)} față de {cifre.format_timp(rece.primul_rezultat_s)}).")
+    rece, pachet = porniri["JIT, cache gol"], porniri.get("pachet AOTI")
+    raport = rece.primul_rezultat_s / pachet.primul_rezultat_s if pachet else None
+    if pachet:
+        print(f"\nPachetul dă primul rezultat de {cifre.cu_substantiv(round(raport), 'dată', 'ori')} mai repede decât "
+              f"compilarea cu cache gol ({cifre.format_timp(pachet.primul_rezultat_s)} față de "
+              f"{cifre.format_timp(rece.primul_rezultat_s)}).")
+    else:
+        print("\nPachetul lipsește din tabel: pe mașina asta încărcarea lui oprește procesul (vezi secțiunea 4), deci "
+              "pornirea lui nu se poate măsura aici. Pornirile compilate de mai sus sunt măsurate.")
     if "JIT, cache cald" not in porniri:
-        print("În profilul rapid (al testelor) rulează doar compilarea cu cache gol și pachetul: fiecare proces JIT "
-              "costă o compilare întreagă.")
+        print("În profilul rapid (al testelor) rulează doar compilarea cu cache gol"
+              + (" și pachetul" if pachet else "") + ": fiecare proces JIT costă o compilare întreagă.")
     if "JIT, artefacte" in porniri and "JIT, cache cald" in porniri:
-        artefacte = porniri["JIT, artefacte"].primul_rezultat_s
-        castig = 1 - artefacte / rece.primul_rezultat_s
+        artefacte, cald = porniri["JIT, artefacte"], porniri["JIT, cache cald"]
+        castig = 1 - artefacte.primul_rezultat_s / rece.primul_rezultat_s
         print(f"Artefactele cache-ului au scurtat compilarea cu {cifre.format_procent(castig)} "
-              f"({cifre.format_timp(artefacte)}); cache-ul cald de pe disc, cu "
-              f"{cifre.format_procent(1 - porniri['JIT, cache cald'].primul_rezultat_s / rece.primul_rezultat_s)}.")
+              f"({cifre.format_timp(artefacte.primul_rezultat_s)}); cache-ul cald de pe disc, cu "
+              f"{cifre.format_procent(1 - cald.primul_rezultat_s / rece.primul_rezultat_s)}.")
+        if None not in (rece.compilari_cpp, cald.compilari_cpp, artefacte.compilari_cpp):
+            def de_cate_ori(n: int) -> str:
+                return "niciodată" if n == 0 else "o singură dată" if n == 1 else f"de {cifre.cu_substantiv(n, 'dată', 'ori')}"
+
+            print(f"Compilatorul C++ al sistemului a rulat {de_cate_ori(rece.compilari_cpp)} cu cache gol, "
+                  f"{de_cate_ori(cald.compilari_cpp)} cu cache cald și {de_cate_ori(artefacte.compilari_cpp)} cu artefactele.")
+            cifre.inregistreaza("09.pornire_jit_artefacte_compilari_cpp", artefacte.compilari_cpp, "",
+                                "compilări C++ până la primul rezultat, cu artefactele cache-ului încărcate")
     cheie = {"JIT, cache gol": "jit_rece", "JIT, cache cald": "jit_cald", "JIT, artefacte": "jit_artefacte",
              "pachet AOTI": "aoti"}
     for nume, p in porniri.items():
         cifre.inregistreaza(f"09.pornire_{cheie[nume]}_s", p.primul_rezultat_s, "s",
                             f"primul rezultat într-un proces nou: {nume}", depinde_de_procesor=True)
-    cifre.inregistreaza("09.pornire_raport_jit_rece_aoti", raport, "×",
-                        "primul rezultat: compilarea cu cache gol față de pachetul AOTI", depinde_de_procesor=True)
+    if raport is not None:
+        cifre.inregistreaza("09.pornire_raport_jit_rece_aoti", raport, "×",
+                            "primul rezultat: compilarea cu cache gol față de pachetul AOTI", depinde_de_procesor=True)
     arata(grafic_porniri(porniri))
 
 
@@ -547,11 +723,19 @@ def grafic_porniri(porniri: dict[str, PornireLaRece]):
     return fig
 
 
-def arata_contractul(pachet: str | Path, forme: list[tuple[int, ...]], vocabular: int) -> list[tuple]:
+def arata_contractul(pachet: str | Path, forme: list[tuple[int, ...]], vocabular: int,
+                     incarcare: IncarcareInProcesNou | None = None) -> list[tuple]:
     """Pachetul pe fiecare formă din `forme`, în procese noi, fără și cu verificarea intrărilor;
     tipărește ce a făcut și întoarce rândurile (forma, fără, cu). Cele două procese pornesc
-    deodată (aici nu se măsoară timpi)."""
+    deodată (aici nu se măsoară timpi). Cu `incarcare` (rezultatul lui `incearca_incarcarea`) nereușită,
+    spune de ce nu încearcă nimic și întoarce []."""
     from concurrent.futures import ThreadPoolExecutor
+
+    if incarcare is not None and not incarcare.reusit:
+        print("Pe mașina asta, orice proces care încarcă pachetul se oprește la încărcare (vezi mai sus), deci "
+              "contractul formelor nu se poate încerca aici: fiecare formă ar opri procesul înainte de apel, iar "
+              "oprirea n-ar spune nimic despre formă. Ce ar fi arătat celula e descris mai jos.")
+        return []
 
     with ThreadPoolExecutor(max_workers=2) as bazin:
         fara, cu = bazin.map(lambda verifica: ruleaza_pachetul_pe_forme(pachet, forme, vocabular, verifica_intrarile=verifica),
@@ -562,6 +746,13 @@ def arata_contractul(pachet: str | Path, forme: list[tuple[int, ...]], vocabular
         print(f"forma {tuple(forma)}:")
         print(f"    fără verificare: {f.ce_a_facut}")
         print(f"    cu AOTI_RUNTIME_CHECK_INPUTS=1: {c.ce_a_facut}")
+    optiuni = getattr(torch._inductor.config, "aot_inductor", None)
+    if hasattr(optiuni, "check_lowerbound"):
+        print(f"Marginea de jos a verificării o decide torch._inductor.config.aot_inductor.check_lowerbound, aici "
+              f"{optiuni.check_lowerbound} (la compilarea pachetului).")
+    else:
+        print(f"torch {torch.__version__.split('+')[0]} n-are opțiunea aot_inductor.check_lowerbound: marginea de jos "
+              "a verificării e mereu cea a exportului.")
     return randuri
 
 
@@ -597,6 +788,9 @@ def arata_regim(regim) -> None:
 
     print(regim)
     arata(grafic_variante(dict(regim.items()), titlu="Un apel al modelului, după încălzire").figure)
+    if "pachet AOTI" not in dict(regim.items()):
+        print("Pachetul AOTI lipsește din comparație: pe mașina asta încărcarea lui oprește procesul (secțiunea 4).")
+        return
     raport = regim.accelerare("torch.compile", "pachet AOTI")
     if raport.in_zgomot:
         verdict = "la fel de rapid ca torch.compile: diferența e în zgomotul măsurării"
