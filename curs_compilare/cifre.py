@@ -23,6 +23,8 @@ __all__ = [
     "referinta",
     "afiseaza_referinta",
     "cifra_referinta",
+    "are_referinta",
+    "despre_referinta",
     "radacina_cursului",
     "format_numar",
     "format_procent",
@@ -332,3 +334,21 @@ def cifra_referinta(cheie: str) -> dict | None:
         if c["cheie"] == cheie:
             return {**c, "gpu": date.get("mediu", {}).get("gpu", "GPU-ul de referință")}
     return None
+
+
+def are_referinta(*prefixe: str) -> bool:
+    """Dacă referința cursului are cel puțin o cifră pentru fiecare dintre `prefixe` (începuturi de
+    chei, de exemplu „10.inapoi”)."""
+    chei = [c["cheie"] for c in referinta().get("cifre", [])]
+    return all(any(cheie.startswith(prefix) for cheie in chei) for prefix in prefixe)
+
+
+def despre_referinta(ce: str, *prefixe: str) -> str:
+    """O propoziție despre cifrele de referință pentru `ce` (cheile care încep cu `prefixe`), scrisă
+    după ce are referința: că le găsești acolo, sau că nu există încă. Un capitol nu promite o cifră pe
+    care referința n-o are; textul îl scrie codul, nu celula markdown."""
+    date = referinta()
+    gpu = date.get("mediu", {}).get("gpu", "GPU-ul de referință")
+    if date and are_referinta(*prefixe):
+        return f"Referința cursului (măsurată pe un {gpu}) are cifrele pentru: {ce}."
+    return f"Referința cursului nu are încă cifrele pentru: {ce}; vor fi măsurate pe un {gpu}."

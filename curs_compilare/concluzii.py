@@ -105,6 +105,14 @@ def cauza_lentorii(
     return "pe GPU-ul tău, la această formă, codul generat e mai lent decât kernel-urile bibliotecii"
 
 
+#: Peste acest factor (sau sub inversul lui), o mediană nu mai e „practic la fel” cu 1, chiar dacă
+#: rundele o încadrează pe 1: atunci verdictul spune că zgomotul decide.
+PRAG_MEDIANA_DEPARTATA = 1.25
+#: Peste acest raport între capetele rundelor (cel mai mare împărțit la cel mai mic), rundele sunt prea
+#: împrăștiate ca „practic la fel” să fie o concluzie: se spune că zgomotul decide.
+PRAG_IMPRASTIERE = 1.5
+
+
 def concluzie_accelerare(
     raport: Raport,
     subiect: str = "Varianta compilată",
@@ -127,6 +135,16 @@ def concluzie_accelerare(
     lent = "lentă" if feminin else "lent"
     if raport.in_zgomot:
         jos, sus = raport.capete_verdict
+        imprastiate = jos > 0 and sus / jos > PRAG_IMPRASTIERE
+        departe = not 1 / PRAG_MEDIANA_DEPARTATA <= raport.mediana <= PRAG_MEDIANA_DEPARTATA
+        if jos <= 1.0 <= sus and (departe or imprastiate):
+            # Rundele se împrăștie de o parte și de alta a lui 1, larg sau în jurul unei mediane departe de 1:
+            # nici „la fel”, nici „mai rapid” nu urmează din cifre.
+            return (
+                f"Măsurătoarea nu dă un verdict pentru {subiect} față de {referinta}: mediana raportului e "
+                f"{cu_unitate(raport.mediana, '×')}, dar rundele se împrăștie de o parte și de alta a lui 1 "
+                f"({raport.interval()}); aici decide zgomotul. Rulează celula din nou, pe o mașină mai liniștită."
+            )
         if jos <= 1.0 <= sus or raport.runde <= 1:
             motiv_zgomot = f"e în limita zgomotului măsurătorii ({raport.interval()})"
         else:

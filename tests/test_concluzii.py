@@ -32,6 +32,18 @@ def test_in_zgomot_spune_la_fel():
         assert "mai rapid" not in text and "mai lent" not in text
 
 
+def test_mediana_departe_de_1_in_runde_imprastiate_nu_e_la_fel():
+    """Rundele îl încadrează pe 1, dar mediana e 0,148×: nici „practic la fel”, nici „mai lent” nu
+    urmează din cifre; propoziția spune că zgomotul decide (văzut în capitolul 10, profilul rapid)."""
+    text = concluzii.concluzie_accelerare(Raport(0.148, 0.09, 1.3, 5), "Construcția măștii", "un apel")
+    assert "practic la fel" not in text and "mai rapid" not in text and "mai lent" not in text
+    assert "nu dă un verdict" in text and "decide zgomotul" in text and "0,148×" in text
+    assert not concluzii.contradictii(text)
+    # Mediana aproape de 1, dar runde între 0,63× și 1,77×: nici atunci „practic la fel”.
+    larg = concluzii.concluzie_accelerare(Raport(0.991, 0.63, 1.77, 5), "Modelul", "cel cu SDPA", feminin=False)
+    assert "practic la fel" not in larg and "decide zgomotul" in larg
+
+
 def test_in_zgomot_din_toleranta_spune_toleranta():
     # Rundele nu-l încadrează pe 1, dar mediana e în toleranța raportului (15%, ca la compilare).
     raport = Raport(0.857, 0.84, 0.875, 5, jos=0.843, sus=0.871, toleranta=0.15)

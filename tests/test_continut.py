@@ -153,3 +153,51 @@ def test_graficele_se_afiseaza_prin_grafice_arata():
         for celula in nbformat.read(cale, as_version=4).cells:
             if celula.cell_type == "code":
                 assert "plt.show()" not in celula.source, f"{cale.name}: folosește grafice.arata() în loc de plt.show()"
+
+
+#: O promisiune că o cifră vine din referința cursului („vin din referință”, „le vezi în referință”).
+TIPAR_PROMISIUNE_REFERINTA = re.compile(r"\b(?:în|din) referință\b")
+#: Spusa opusă: referința încă nu are cifrele capitolului.
+TIPAR_REFERINTA_LIPSA = re.compile(r"referința cursului nu (?:le )?are încă")
+
+
+def _texte_capitolului(numar: str) -> dict[str, str]:
+    """Textele care pot promite cifre de referință pentru capitolul `numar` („10”): markdown-ul
+    capitolului și al soluțiilor, sursa uneltelor lui (mesajele tipărite) și punctele README-ului
+    care îl numesc."""
+    texte = {}
+    for cale in (RADACINA / "notebooks").glob(f"{numar}_*.ipynb"):
+        texte[_id(cale)] = _text_markdown(nbformat.read(cale, as_version=4))
+    for cale in (RADACINA / "solutions").glob(f"{numar}_*.ipynb"):
+        texte[_id(cale)] = _text_markdown(nbformat.read(cale, as_version=4))
+    for cale in (RADACINA / "curs_compilare" / "capitole").glob(f"cap{numar}_*.py"):
+        texte[_id(cale)] = cale.read_text(encoding="utf-8")
+    readme = (RADACINA / "README.md").read_text(encoding="utf-8")
+    puncte = re.split(r"\n(?=- |\n)", readme)
+    texte["README.md"] = "\n".join(p for p in puncte if re.search(rf"\bcapitol(?:ul|ului)? {numar}\b", p))
+    # ghidul instructorului: secțiunea capitolului și punctele care îl numesc („- **10** (FlexAttention)…”)
+    ghid = (RADACINA / "atelier" / "ghid_instructor.md").read_text(encoding="utf-8")
+    sectiune = re.search(rf"^## Capitolul {numar}\b.*?(?=^## |\Z)", ghid, re.MULTILINE | re.DOTALL)
+    puncte_ghid = [p for p in re.split(r"\n(?=- )|\n\n", ghid) if p.startswith(f"- **{numar}**")]
+    texte["atelier/ghid_instructor.md"] = "\n".join(([sectiune.group(0)] if sectiune else []) + puncte_ghid)
+    return texte
+
+
+@pytest.mark.parametrize("numar", sorted({c.name[:2] for c in CAPITOLE}))
+def test_niciun_capitol_nu_promite_cifre_pe_care_referinta_nu_le_are(numar):
+    """Un capitol care spune că o cifră vine „din referință” trebuie să aibă cifre în
+    `assets/referinta_h200/rezultate.json`; unul care spune că referința „nu are încă” cifrele lui
+    trebuie să nu aibă. Propozițiile despre referință le scrie codul (`cifre.despre_referinta`), după
+    ce găsește în ea."""
+    import json
+
+    referinta = json.loads((RADACINA / "assets" / "referinta_h200" / "rezultate.json").read_text(encoding="utf-8"))
+    are = any(c["cheie"].startswith(f"{numar}.") for c in referinta.get("cifre", []))
+    for sursa, text in _texte_capitolului(numar).items():
+        if not are:
+            promisiuni = [m.group(0) for m in TIPAR_PROMISIUNE_REFERINTA.finditer(text)]
+            assert not promisiuni, (f"{sursa}: spune „{promisiuni[0]}” despre capitolul {numar}, dar referința nu are "
+                                    f"nicio cifră „{numar}.”")
+        else:
+            assert not TIPAR_REFERINTA_LIPSA.search(text), (
+                f"{sursa}: spune că referința nu are încă cifrele capitolului {numar}, dar le are")

@@ -57,6 +57,9 @@ LIMITA_INCERCARE_S = 240.0
 CAPABILITATE_MINIMA = (8, 0)
 #: Ținta capitolului pe un GPU mare: FlexAttention cauzală la cel puțin atât din debitul SDPA.
 TINTA_FATA_DE_SDPA = 0.85
+#: A doua țintă a capitolului pe un GPU mare: fereastra glisantă mai rapidă decât SDPA cauzală fără
+#: fereastră de la această lungime în sus.
+LUNGIME_TINTA_FEREASTRA = 4096
 
 
 @contextlib.contextmanager
@@ -249,7 +252,8 @@ def alege_dispozitivul_flex(mediu, limita_s: float = LIMITA_INCERCARE_S) -> Aleg
     if not mediu.are_gpu or flex_attention is None:
         return AlegereFlex("cpu", marimi_pentru("cpu"),
                            "FlexAttention rulează aici pe procesor: doar pasul înainte (inferența), printr-un kernel C++ "
-                           "generat de Inductor, la dimensiuni mici. Debitul pe GPU și pasul înapoi vin din referință.")
+                           "generat de Inductor, la dimensiuni mici. "
+                           + cifre.despre_referinta("debitul FlexAttention pe GPU și pasul înapoi", "10.sdpa_tflops", "10.inapoi"))
     capabilitate = tuple(mediu.capabilitate or (0, 0))
     simulat = os.environ.get(VARIABILA_ESEC_SIMULAT, "").strip()
     tip = torch.bfloat16 if mediu.bf16_nativ else torch.float16
@@ -269,8 +273,8 @@ def alege_dispozitivul_flex(mediu, limita_s: float = LIMITA_INCERCARE_S) -> Aleg
         "cpu", marimi_pentru("cpu"),
         f"Pe {unde}, FlexAttention n-a mers: {explicatie}. Ce a raportat încercarea (într-un proces separat, "
         f"ca notebook-ul să nu se oprească): „{ce}”. Experimentele cu FlexAttention rulează mai jos pe procesor, "
-        "la dimensiuni mici și doar pasul înainte; `scaled_dot_product_attention` rămâne pe GPU, iar cifrele "
-        "FlexAttention pe GPU le vezi în referință.",
+        "la dimensiuni mici și doar pasul înainte; `scaled_dot_product_attention` rămâne pe GPU. "
+        + cifre.despre_referinta("FlexAttention pe GPU", "10.sdpa_tflops"),
         esec=ce,
     )
 
@@ -290,6 +294,9 @@ class RandNaiv:
     memorie: dict = field(default_factory=dict)
     octeti_scoruri: int = 0
     nu_incape: dict = field(default_factory=dict)
+    #: Mărimea ieșirii atenției (lot × capete × S × d): cât ține în plus un kernel fuzionat, care nu
+    #: păstrează matricea scorurilor; crește cu S, nu cu S².
+    octeti_iesire: int = 0
 
 
 def _varf_memorie(functie: Callable, *argumente, fara_gradienti: bool = True) -> int:
@@ -323,7 +330,8 @@ def masoara_atentia_naiva(atentie_naiva: Callable, marimi: Marimi, dispozitiv: s
     renuntate: dict[str, int] = {}
     randuri = []
     for lungime in marimi.lungimi_naive:
-        rand = RandNaiv(lungime, octeti_scoruri=marimi.lot * marimi.capete * lungime * lungime * marimi_element(marimi))
+        rand = RandNaiv(lungime, octeti_scoruri=marimi.lot * marimi.capete * lungime * lungime * marimi_element(marimi),
+                        octeti_iesire=marimi.lot * marimi.capete * lungime * marimi.dim_cap * marimi_element(marimi))
         randuri.append(rand)
         try:
             q, k, v = qkv(marimi, lungime, dispozitiv)
@@ -418,10 +426,12 @@ def arata_atentia_naiva(randuri: Sequence[RandNaiv], dispozitiv: str) -> None:
     if dispozitiv != "cuda":
         print("Pe procesor, memoria nu e măsurată (PyTorch ține socoteala vârfului doar pe GPU): coloana „matricea "
               "scorurilor” dă mărimea matricei, calculată din forme (lot × capete × S × S × octeții unui element). "
-              "Vârful măsurat pe GPU e în referință, mai jos.")
+              "Graficul din dreapta o pune lângă ieșirea atenției (lot × capete × S × d), tot calculată: atenția naivă "
+              "ține în memorie cel puțin matricea, un kernel fuzionat ca SDPA doar ceva de mărimea ieșirii. "
+              + cifre.despre_referinta("vârful de memorie măsurat pe GPU", "10.memorie"))
 
-    figura, axe = plt.subplots(1, 2 if dispozitiv == "cuda" else 1, figsize=(12 if dispozitiv == "cuda" else 7, 4), squeeze=False)
-    ax = axe[0][0]
+    figura, axe = plt.subplots(1, 2, figsize=(12, 4))
+    ax = axe[0]
     for n in nume:
         puncte = [(r.lungime, r.timpi[n].mediana_s * 1e3) for r in randuri if n in r.timpi]
         if puncte:
@@ -432,23 +442,26 @@ def arata_atentia_naiva(randuri: Sequence[RandNaiv], dispozitiv: str) -> None:
     ax.set_ylabel("timp pe apel (ms, mediana)")
     ax.set_title("timpul atenției cauzale")
     ax.legend()
+    ax = axe[1]
     if dispozitiv == "cuda":
-        ax = axe[0][1]
         for n in nume:
             puncte = [(r.lungime, r.memorie[n] / 2**20) for r in randuri if n in r.memorie]
             if puncte:
-                ax.plot(*zip(*puncte), marker="o", label=n)
-        ax.plot([r.lungime for r in randuri], [r.octeti_scoruri / 2**20 for r in randuri], linestyle="--",
-                color="gray", label="o matrice S×S (calculată)")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("lungimea secvenței S")
-        ax.set_ylabel("vârful de memorie peste intrări (MiB)")
-        ax.set_title("memoria")
-        ax.legend()
+                ax.plot(*zip(*puncte), marker="o", label=f"{n} (măsurat)")
+    ax.plot([r.lungime for r in randuri], [r.octeti_scoruri / 2**20 for r in randuri], linestyle="--",
+            color="gray", marker="s" if dispozitiv != "cuda" else None, label="o matrice S×S (calculată)")
+    ax.plot([r.lungime for r in randuri], [r.octeti_iesire / 2**20 for r in randuri], linestyle=":",
+            color="black", marker="^" if dispozitiv != "cuda" else None, label="ieșirea, S × d (calculată)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("lungimea secvenței S")
+    ax.set_ylabel("MiB" + (" peste intrări" if dispozitiv == "cuda" else ""))
+    ax.set_title("memoria" if dispozitiv == "cuda" else "memoria, calculată din forme (pe procesor nu se măsoară)")
+    ax.legend()
     figura.tight_layout()
     arata(figura)
 
+    print(_crestere_la_dublare(randuri, "naivă, eager"))
     comune = [r for r in randuri if all(n in r.timpi for n in nume)]
     if comune:
         r = comune[-1]
@@ -481,13 +494,39 @@ def arata_atentia_naiva(randuri: Sequence[RandNaiv], dispozitiv: str) -> None:
         cifre.inregistreaza("10.naiva_nu_incape_de_la", primul.lungime, "", "lungimea de la care atenția naivă nu mai încape")
     else:
         print(f"  Până la S = {format_numar(randuri[-1].lungime)}, toate variantele au încăput în memorie.")
-    if dispozitiv != "cuda":
+    if dispozitiv != "cuda" and cifre.are_referinta("10.memorie"):
         cifre.afiseaza_referinta("10.memorie")
 
 
 # ---------------------------------------------------------------------------------------------
 # Masca pe blocuri
 # ---------------------------------------------------------------------------------------------
+
+
+def _crestere_la_dublare(randuri: Sequence[RandNaiv], nume: str) -> str:
+    """Cât a crescut timpul variantei `nume` la fiecare dublare a lui S și ce urmează din asta: aproape
+    de 4× (cât perechile) doar unde lucrul cu S² domină; la lungimi mici, costul fix al apelului îl ascunde."""
+    perechi = [(a, b) for a, b in zip(randuri, randuri[1:])
+               if b.lungime == 2 * a.lungime and nume in a.timpi and nume in b.timpi]
+    if not perechi:
+        return "Nu sunt două lungimi consecutive, una dublul celeilalte, ca să se vadă creșterea la o dublare."
+    factori = [b.timpi[nume].mediana_s / a.timpi[nume].mediana_s for a, b in perechi]
+    lista = ", ".join(f"{format_numar(a.lungime)} → {format_numar(b.lungime)}: {cu_unitate(f, '×')}"
+                      for (a, b), f in zip(perechi, factori))
+    text = f"La fiecare dublare a lui S, timpul variantei „{nume}” a crescut de ({lista}). "
+    if min(factori) < 1:
+        return text + ("La o dublare timpul chiar a scăzut: la lungimile acestea, timpul e mic și îl decide zgomotul "
+                       "măsurării, nu numărul de perechi.")
+    if factori[-1] > 6:
+        return text + ("La ultima dublare, timpul a crescut mult mai mult decât perechile (4×): la dimensiunile astea "
+                       "îl decid și alte efecte (datele care nu mai încap în memoria cache a procesorului, zgomotul "
+                       "măsurării), nu doar numărul de perechi.")
+    if factori[-1] >= 3:
+        return text + ("La ultima dublare, creșterea e aproape de 4×, cât cresc perechile: lucrul cu S² domină "
+                       "timpul.")
+    return text + ("Creșterea rămâne sub 3×, deși perechile cresc de 4 ori: la lungimile acestea, costul fix al "
+                   "apelului și lucrul proporțional cu S încă cântăresc; creșterea cu pătratul lui S apare la "
+                   "secvențe mai lungi.")
 
 
 def stari_blocuri(masca: "BlockMask", lot: int = 0, cap: int = 0) -> torch.Tensor:
@@ -699,6 +738,13 @@ def masoara_debitul(alegere: AlegereFlex, masti: Mapping[str, Callable], flex_co
     return rezultate
 
 
+def _cu_doua_cifre(valoare: float) -> str:
+    """Un număr mic cu cel puțin două cifre semnificative („0,00046”, nu „0,000”); peste 1, cu o zecimală."""
+    if valoare >= 1 or valoare <= 0:
+        return format_numar(valoare, 1)
+    return format_numar(valoare, max(1, 1 - math.floor(math.log10(valoare))))
+
+
 def arata_debitul(rezultate: Sequence[Debit], alegere: AlegereFlex) -> None:
     """Tabelul (timp, TFLOP/s, procent din SDPA), graficul TFLOP/s pe lungimi și verdictele:
     FlexAttention cauzală față de SDPA (ținta: 85% pe un GPU mare) și fereastra față de SDPA
@@ -711,11 +757,14 @@ def arata_debitul(rezultate: Sequence[Debit], alegere: AlegereFlex) -> None:
     tabel = []
     for d in rezultate:
         for n in nume:
+            # viteza față de SDPA: același raport al rundelor din care vin verdictele de mai jos
+            viteza = "—" if n == "SDPA, cauzală" else format_procent(d.comparatie.accelerare("SDPA, cauzală", n).mediana)
             tabel.append([format_numar(d.lungime), n, format_timp(d.comparatie[n].mediana_s),
-                          format_numar(d.tflops[n], 3 if d.tflops[n] < 1 else 1),
-                          format_procent(d.tflops[n] / d.tflops["SDPA, cauzală"]),
+                          _cu_doua_cifre(d.tflops[n]), viteza,
                           format_procent(d.raritate[n], 1) if n in d.raritate else "—"])
-    print(_tabel(["S", "varianta", "timp", "TFLOP/s util", "față de SDPA", "raritatea măștii"], tabel))
+    print(_tabel(["S", "varianta", "timp", "TFLOP/s util", "viteza față de SDPA", "raritatea măștii"], tabel))
+    print("Viteza față de SDPA e raportul timpilor, mediana rapoartelor din fiecare rundă (la masca cauzală, e chiar "
+          "partea din debitul SDPA); verdictele de mai jos pleacă de la aceleași rapoarte.")
 
     figura, ax = plt.subplots(figsize=(8, 4))
     latime = 0.8 / len(nume)
@@ -746,10 +795,19 @@ def arata_debitul(rezultate: Sequence[Debit], alegere: AlegereFlex) -> None:
                                   "ținta nu e atinsă." if sub else "ținta e atinsă doar în unele runde: aici decide zgomotul."))
             else:
                 print("  " + concluzie_accelerare(raport, n, "SDPA cauzală fără fereastră", ce_se_compara="variante"))
+                if alegere.pe_gpu and d.lungime >= LUNGIME_TINTA_FEREASTRA:
+                    print("  ținta (fereastra mai rapidă decât SDPA cauzală de la S = "
+                          f"{format_numar(LUNGIME_TINTA_FEREASTRA)} în sus): "
+                          + ("atinsă în toate rundele din mijloc." if raport.mai_rapid and raport.capete_verdict[0] > 1
+                             else "nu e atinsă." if raport.capete_verdict[1] <= 1
+                             else "atinsă doar în unele runde: aici decide zgomotul."))
             cheie = _cheie(n, fara_cifre=True)
             cifre.inregistreaza(f"10.{cheie}_fata_de_sdpa_S{d.lungime}", raport, "×", f"{n} față de SDPA cauzală, S = {S}")
             cifre.inregistreaza(f"10.{cheie}_tflops_S{d.lungime}", d.tflops[n], "TFLOP/s", f"{n}, TFLOP/s util, S = {S}")
         cifre.inregistreaza(f"10.sdpa_tflops_S{d.lungime}", d.tflops["SDPA, cauzală"], "TFLOP/s", f"SDPA cauzală, TFLOP/s, S = {S}")
+    if not alegere.pe_gpu:
+        print("Pe procesor, capitolul nu judecă țintele: ele sunt ale kernel-ului Triton, pe un GPU. "
+              + cifre.despre_referinta("debitul FlexAttention pe GPU", "10.sdpa_tflops"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -829,12 +887,13 @@ def incearca_inapoi(alegere: AlegereFlex, mask_mod: Callable, flex_compilat: Cal
     except NotImplementedError as eroare:
         return Inapoi(False, "Pe procesor, FlexAttention are doar pasul înainte: pasul înapoi aruncă "
                              f"NotImplementedError („{str(eroare).splitlines()[0][:160]}”). Antrenarea cu FlexAttention "
-                             "cere un GPU; cifrele ei sunt în referință.")
+                             "cere un GPU. " + cifre.despre_referinta("pasul înapoi pe GPU", "10.inapoi"))
     except Exception as eroare:  # noqa: BLE001 - un GPU pe care șablonul pasului înapoi nu încape
         if dispozitiv != "cuda":
             raise
         return Inapoi(False, f"Pe acest GPU, pasul înapoi al FlexAttention n-a mers ({_explica_esecul(str(eroare))}): "
-                             f"„{_ultima_linie_utila(str(eroare))[:200]}”. Cifrele lui sunt în referință.")
+                             f"„{_ultima_linie_utila(str(eroare))[:200]}”. "
+                             + cifre.despre_referinta("pasul înapoi pe GPU", "10.inapoi"))
     gradienti_flex = [t.grad.detach().clone() for t in (q, k, v)]
     for t in (q, k, v):
         t.grad = None
@@ -860,7 +919,8 @@ def arata_inapoi(rezultat: Inapoi) -> None:
     """Ce a ieșit la pasul înapoi: gradienții față de SDPA și timpii, sau de ce nu există."""
     print(rezultat.explicatie)
     if not rezultat.merge:
-        cifre.afiseaza_referinta("10.inapoi")
+        if cifre.are_referinta("10.inapoi"):
+            cifre.afiseaza_referinta("10.inapoi")
         return
     print(f"Gradienții q, k, v diferă de cei ai lui SDPA {_diferenta(rezultat.diferenta)} "
           "(rotunjirile tipului de date).")
@@ -887,6 +947,9 @@ class KernelAtentie:
     linii: int
     saritura: tuple[tuple[int, str], ...]
     sursa: str
+    #: Ce spune codul generat despre șablonul din care vine kernel-ul: linia care îl arată (decoratorul
+    #: de șablon Triton, sau numele kernel-ului C++) și dosarul șabloanelor din torch-ul instalat.
+    sablon: str = ""
 
 
 def kernelul_atentiei(functie: Callable, *argumente) -> KernelAtentie:
@@ -901,12 +964,33 @@ def kernelul_atentiei(functie: Callable, *argumente) -> KernelAtentie:
     linii = kernel.sursa.splitlines()
     saritura = tuple((i + 1, linie.strip()) for i, linie in enumerate(linii)
                      if _SEMNE_SARITURA.search(linie) and "Stride" not in linie)
-    return KernelAtentie(kernel.nume, kernel.limbaj, len(linii), saritura, kernel.sursa)
+    return KernelAtentie(kernel.nume, kernel.limbaj, len(linii), saritura, kernel.sursa, _sablonul(kernel))
+
+
+def _sablonul(kernel) -> str:
+    """Propoziția despre șablon, scoasă din codul generat: pe GPU, decoratorul `template` al lui
+    Triton (un kernel „tem”, de la *template*, nu unul de fuziune „poi”/„red”); pe procesor, numele
+    kernel-ului C++ (`cpp_fused_flex_attention…`, făcut de șablonul C++ al lui FlexAttention)."""
+    import torch._inductor as inductor
+    from pathlib import Path
+
+    dosar = Path(inductor.__file__).parent / "kernel" / "flex"
+    unde = " Șabloanele sunt în torch-ul instalat, în `torch/_inductor/kernel/flex/`." if dosar.is_dir() else ""
+    if kernel.limbaj == "triton":
+        linie = next((l.strip() for l in kernel.sursa.splitlines() if "template" in l and "@" in l), "")
+        eticheta = "„tem” din numele kernel-ului" if "_tem_" in kernel.nume else "decoratorul de șablon"
+        return (f"Kernel-ul vine dintr-un șablon (*template*), nu din fuziunea automată a operațiilor: {eticheta}"
+                + (f" și linia `{linie[:100]}`" if linie else "") + " o arată." + unde)
+    return (f"Kernel-ul vine din șablonul C++ al lui FlexAttention pentru procesor: numele lui, `{kernel.nume}`, "
+            "o spune, iar produsele de matrice din el sunt micro-kernel-uri de produs de matrice (`micro_gemm`) puse "
+            "de șablon, nu operații fuzionate una câte una." + unde)
 
 
 def arata_kernelul(kernel: KernelAtentie, maxim: int = 14) -> None:
     """Primele `maxim` linii în care kernel-ul citește masca pe blocuri (numărul de blocuri de
     vizitat și indicii lor) — locul unde sare peste blocurile goale."""
+    if kernel.sablon:
+        print(kernel.sablon)
     print(f"{kernel.nume} ({'Triton' if kernel.limbaj == 'triton' else 'C++'}): "
           f"{cu_substantiv(kernel.linii, 'linie', 'linii')}; liniile cu masca pe blocuri:")
     for numar, linie in kernel.saritura[:maxim]:
@@ -1070,5 +1154,7 @@ def arata_modelele(rezultat: ComparatieModele) -> None:
     raport = rezultat.comparatie.accelerare(nume[0], nume[1])
     print("  " + concluzie_accelerare(raport, "Modelul cu FlexAttention", "cel cu SDPA", feminin=False,
                                         ce_se_compara="variante"))
-    print("  Antrenarea cu FlexAttention cere un GPU (pe procesor, FlexAttention n-are pas înapoi); cifrele ei, din referință:")
-    cifre.afiseaza_referinta("10.model_")
+    print("  Antrenarea cu FlexAttention cere un GPU (pe procesor, FlexAttention n-are pas înapoi). "
+          + cifre.despre_referinta("antrenarea modelului cu FlexAttention", "10.model_"))
+    if cifre.are_referinta("10.model_"):
+        cifre.afiseaza_referinta("10.model_")
