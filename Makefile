@@ -7,6 +7,7 @@
 #                   apoi un tabel trecut/eșuat (SOLUTII=1: și soluțiile; PARALEL=N: câte notebook-uri deodată;
 #                   CURS_GPU_SIMULAT=T4: ca pe un T4)
 #   make diapozitive — diapozitivele atelierului (fără rețea), din notebook-uri, în build/diapozitive
+#   make plan-gpu — pașii rulărilor pe GPU ale referinței (PAS=N rulează pasul N; fără PAS, îi listează)
 #   make pagini   — capitolele executate de make validare, ca pagini HTML statice fără rețea, în build/pagini
 #   make fisa     — fișa atelierului, gata de tipărit pe o pagină A4, în build/fisa (și PDF, unde există Chromium)
 # Întreținere:
@@ -44,7 +45,7 @@ PY := $(VENV)/bin/python
 MEDIU := $(VENV)/.instalat
 endif
 
-.PHONY: lab test validare verifica insigne durate diapozitive fisa pagini ilustratii curata curata-tot mediu-existent
+.PHONY: lab test validare verifica plan-gpu insigne durate diapozitive fisa pagini ilustratii curata curata-tot mediu-existent
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +78,9 @@ validare: $(MEDIU)
 
 verifica: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.verificare_rapida $(if $(SOLUTII),--solutii) $(if $(PARALEL),--paralel $(PARALEL))
+
+plan-gpu: $(MEDIU)
+	$(PY) -m curs_compilare.instructor.plan_gpu $(if $(PAS),--pas $(PAS),--lista)
 
 insigne: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.depozit

@@ -4,6 +4,7 @@
 - `profil_colab` — condițiile unui runtime Colab gratuit pentru validare (2 nuclee, T4 simulat,
   memoria RAM măsurată și limitată; `validare --profil-colab`);
 - `verificare_rapida` — verificarea mașinii înaintea orei (`make verifica`);
+- `plan_gpu` — rulările pe GPU ale referinței, în pași de câteva minute, reluabili (`make plan-gpu`);
 - `durate` — duratele „Run All” din prima celulă a capitolelor și din README (`make durate`);
 - `diapozitive` — diapozitivele atelierului, din notebook-uri (`make diapozitive`);
 - `pagini` — capitolele executate de o validare, ca pagini HTML statice, fără rețea (`make pagini`);
