@@ -717,8 +717,10 @@ def masoara_debitul(alegere: AlegereFlex, masti: Mapping[str, Callable], flex_co
     from ..masurare_compilare import invelis_nou
 
     marimi, dispozitiv = alegere.marimi, alegere.dispozitiv
-    # un înveliș nou, cu cache-ul lui Dynamo: lungimile și măștile de aici nu se adună la compilările notebook-ului
-    flex_compilat = flex_compilat or torch.compile(invelis_nou(flex_attention, "flex_debit"))
+    # un înveliș nou, cu cache-ul lui Dynamo: lungimile și măștile de aici nu se adună la compilările notebook-ului;
+    # `dynamic=False`: fiecare lungime primește kernel-ul ei, specializat pe S, ca într-un model cu lungimea fixă
+    # (altfel, la a doua lungime, formele dinamice automate ar recompila kernel-ul cu S simbolic)
+    flex_compilat = flex_compilat or torch.compile(invelis_nou(flex_attention, "flex_debit"), dynamic=False)
     rezultate = []
     for lungime in lungimi or marimi.lungimi:
         q, k, v = qkv(marimi, lungime, dispozitiv)
