@@ -26,9 +26,13 @@ def test_structura_ca_in_celelalte_capitole():
     for fragment in ("**Durată estimată:**", "**Cerințe preliminare:**", "**Ce vei face:**", "10_flex_attention.ipynb"):
         assert fragment in celule[0].source
     text = markdown(CAPITOL)
-    for titlu in ("## 1. Atenția naivă", "## 2. SDPA", "## 3. FlexAttention", "## 4. În kernel", "## 5. În modelul cursului",
-                  "## 6. Ce nu face", "## Exercițiul 1", "## Exercițiul 2", "## Exercițiul 3", "## Ce ai învățat"):
+    for titlu in ("## 1. Atenția naivă", "## 2. SDPA", "## 3. FlexAttention", "## 4. FlexAttention compilată",
+                  "## 5. Ce recompilează", "## 6. În kernel", "## 7. În modelul cursului", "## 8. Ce nu face",
+                  "## Exercițiul 1", "## Exercițiul 2", "## Exercițiul 3", "## Ce ai învățat"):
         assert titlu in text, titlu
+    # fiecare dintre secțiunile 3–5 (fosta secțiune 3, prea lungă) se încheie cu ce ai văzut în ea
+    for numar in (3, 4, 5):
+        assert f"**Ce ai văzut în secțiunea {numar}.**" in text, numar
 
 
 def test_exercitiile_au_ciot_si_verificare():
