@@ -7,6 +7,7 @@
 #                   apoi un tabel trecut/eșuat (SOLUTII=1: și soluțiile; PARALEL=N: câte notebook-uri deodată;
 #                   CURS_GPU_SIMULAT=T4: ca pe un T4)
 #   make diapozitive — diapozitivele atelierului (fără rețea), din notebook-uri, în build/diapozitive
+#   make rise     — prezentarea live cu RISE: capitolele împărțite în diapozitive și JupyterLab doar pe copiile lor
 #   make plan-gpu — pașii rulărilor pe GPU ale referinței (PAS=N rulează pasul N; fără PAS, îi listează)
 #   make pagini   — capitolele executate de make validare, ca pagini HTML statice fără rețea, în build/pagini
 #   make fisa     — fișa atelierului, gata de tipărit pe o pagină A4, în build/fisa (și PDF, unde există Chromium)
@@ -45,7 +46,7 @@ PY := $(VENV)/bin/python
 MEDIU := $(VENV)/.instalat
 endif
 
-.PHONY: lab test validare verifica plan-gpu insigne durate diapozitive fisa pagini ilustratii curata curata-tot mediu-existent
+.PHONY: lab test validare verifica plan-gpu rise insigne durate diapozitive fisa pagini ilustratii curata curata-tot mediu-existent
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +91,9 @@ durate: $(MEDIU)
 
 pagini: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.pagini --din $(or $(DIN),build/validare) --iesire build/pagini
+
+rise: $(MEDIU)
+	$(PY) -m curs_compilare.instructor.diapozitive --rise --lab $(if $(LAB_ARGS),--lab-argumente="$(LAB_ARGS)")
 
 fisa: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.fisa --pdf-daca-se-poate

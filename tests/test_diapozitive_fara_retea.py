@@ -1,9 +1,15 @@
 """Diapozitivele statice nu cer rețea: nici construirea, nici deschiderea lor. Partea fără browser
-verifică HTML-ul; partea cu Chromium (sărită unde lipsește, de exemplu în CI) deschide două
-capitole adevărate cu rețeaua tăiată, trece prin fiecare diapozitiv, îl fotografiază și verifică
-navigarea cu tastele."""
+verifică HTML-ul, ilustrațiile fixe ale cursului (fiecare apel din fiecare notebook își are desenul
+în diapozitive) și diapozitivele cu ieșiri (dintr-un notebook executat, cu exploratorul desenat în
+locul widget-ului); partea cu Chromium (sărită unde lipsește, de exemplu în CI) deschide trei
+capitole adevărate cu rețeaua tăiată, trece prin fiecare diapozitiv, îl fotografiază, măsoară la
+1280×720 că niciun rând de cod nu e tăiat și că niciun diapozitiv nu intră sub bara de navigare,
+și verifică navigarea cu tastele."""
 
+import ast
+import base64
 import io
+import json
 import re
 
 import nbformat
@@ -13,7 +19,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from curs_compilare.instructor import diapozitive, pagini
 from curs_compilare.instructor.fisa import chromium
 
-CAPITOLE = ["00_mediul_si_masurarea.ipynb", "03_fuziunea_kernelurilor.ipynb"]
+# 03 și 10 au cele mai lungi rânduri de cod (până la 171 de caractere) și diapozitive mai înalte decât ecranul.
+CAPITOLE = ["00_mediul_si_masurarea.ipynb", "03_fuziunea_kernelurilor.ipynb", "10_flex_attention.ipynb"]
 
 
 def _numar_diapozitive(html: str) -> int:
@@ -76,6 +83,118 @@ def test_fisierele_prezentarii_sunt_in_pachet():
         assert cale.is_file() and Path(cale).name in incluse
 
 
+def _functii_cu_ilustratii() -> set[str]:
+    """Funcțiile pachetului care afișează o imagine dintr-un fișier (`display(Image(filename=…))`),
+    găsite în sursa pachetului, nu în lista din `diapozitive`: un apel nou, scris altfel, tot e prins."""
+    nume = set()
+    for cale in (diapozitive.RADACINA / "curs_compilare").rglob("*.py"):
+        text = cale.read_text(encoding="utf-8")
+        if "Image(filename" not in text:
+            continue
+        for functie in ast.walk(ast.parse(text)):
+            if isinstance(functie, ast.FunctionDef) and any(
+                    isinstance(nod, ast.Call) and getattr(nod.func, "id", getattr(nod.func, "attr", None)) == "Image"
+                    and any(k.arg == "filename" for k in nod.keywords) for nod in ast.walk(functie)):
+                nume.add(functie.name)
+    return nume
+
+
+def _imagini_din_assets() -> set[bytes]:
+    return {c.read_bytes() for c in (diapozitive.RADACINA / "assets").rglob("*.png")}
+
+
+def test_fiecare_ilustratie_din_notebookuri_ajunge_in_diapozitive():
+    functii = _functii_cu_ilustratii()
+    assert {"arata_ilustratie", "arata_harta"} <= functii, functii
+    apel = re.compile(r"(?<![\w])(?:\w+\.)*(" + "|".join(map(re.escape, sorted(functii))) + r")\(")
+    imagini = _imagini_din_assets()
+    gasite = 0
+    for cale in sorted((diapozitive.RADACINA / "notebooks").glob("*.ipynb")) + sorted(
+            (diapozitive.RADACINA / "solutions").glob("*.ipynb")):
+        if not apel.search(cale.read_text(encoding="utf-8")):
+            continue
+        nb = nbformat.read(cale, as_version=4)
+        pregatite = {c.get("id"): c for c in diapozitive.pregateste(nb).cells if c.cell_type == "code"}
+        for celula in nb.cells:
+            if celula.cell_type != "code" or not apel.search(celula.source):
+                continue
+            apeluri = len(apel.findall(celula.source))
+            desene = [base64.b64decode(o["data"]["image/png"]) for o in pregatite[celula.get("id")].outputs
+                      if "image/png" in o.get("data", {})]
+            assert len(desene) == apeluri, f"{cale.name}: celula „{celula.source[:60]}” n-are ilustrația în diapozitive"
+            assert all(d in imagini for d in desene), f"{cale.name}: ilustrația nu e un fișier din assets/"
+            gasite += apeluri
+    assert gasite >= 3  # 03 (comparația), 04 (ospătarul), 07 (harta diagnozei)
+
+
+def test_ilustratiile_sunt_in_fisierele_capitolelor_03_si_04(tmp_path):
+    for capitol, fisier in (("03_fuziunea_kernelurilor", "comparatie.png"), ("04_cuda_graphs_reduce_overhead", "ospatarul.png")):
+        html = diapozitive.construieste(diapozitive.RADACINA / "notebooks" / f"{capitol}.ipynb", tmp_path).read_text(encoding="utf-8")
+        date = base64.b64encode((diapozitive.RADACINA / "assets" / "bucataria" / fisier).read_bytes()).decode("ascii")
+        assert date in html, f"{capitol}: lipsește {fisier}"
+
+
+def test_apelurile_de_ilustratii_scrise_altfel():
+    comparatie = diapozitive.RADACINA / "assets" / "bucataria" / "comparatie.png"
+    harta = diapozitive.RADACINA / "assets" / "diagnoza" / "harta_diagnozei.png"
+    assert diapozitive.ilustratii('grafice.arata_ilustratie("comparatie.png");') == [comparatie]
+    assert diapozitive.ilustratii("%matplotlib inline\nfrom curs_compilare.grafice import arata_ilustratie\n"
+                                  "arata_ilustratie(nume='comparatie.png')\ndiagnoza.arata_harta()") == [comparatie, harta]
+    assert diapozitive.ilustratii("grafice.arata_ilustratie(nume)") == []  # numele se știe abia la rulare
+    with pytest.raises(FileNotFoundError, match="make ilustratii"):
+        diapozitive.ilustratii('grafice.arata_ilustratie("nu_exista.png")')
+
+
+def _notebook_executat_cu_explorator(dosar):
+    """Un notebook mic, executat cu nbclient ca de `make validare`: text, un grafic și un explorator
+    al cursului (al cărui grafic ajunge în starea widget-urilor, nu în ieșirile celulei)."""
+    from nbclient import NotebookClient
+
+    nb = new_notebook(cells=[
+        new_markdown_cell("# 99 · Capitolul de probă\n\ntext"),
+        new_code_cell("import matplotlib.pyplot as plt\nfrom curs_compilare.explorator import Control, exploreaza\n"
+                      "print('salut din kernel')"),
+        new_code_cell("def deseneaza(n):\n    plt.plot(range(n))\n    plt.title(f'n = {n}')\n    plt.show()\n\n"
+                      "exploreaza(deseneaza, n=Control('puncte', [2, 3, 5], implicit=3));"),
+    ])
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(dosar)}}).execute()
+    return nb
+
+
+def test_diapozitivele_cu_iesirile_unui_notebook_executat(tmp_path, monkeypatch):
+    """`--din DOSAR` (așezarea unei validări: `executate/` și `rezultate.json`) face diapozitivele cu
+    ieșirile, cu mașina pe primul diapozitiv; exploratorul apare ca graficul lui, fără widget și fără
+    scriptul de widget-uri din rețea. Așa se vor face și din referința H200, când va avea notebook-urile
+    executate."""
+    validare = tmp_path / "validare"
+    (validare / "executate").mkdir(parents=True)
+    monkeypatch.delenv("CURS_FARA_WIDGETURI", raising=False)
+    nb = _notebook_executat_cu_explorator(tmp_path)
+    assert "widgets" in nb.metadata  # nbclient a salvat starea widget-urilor
+    nbformat.write(nb, validare / "executate" / "99_proba.ipynb")
+    nbformat.write(nb, validare / "executate" / "99_proba_solutii.ipynb")  # soluțiile nu au diapozitive
+    (validare / "rezultate.json").write_text(json.dumps(
+        {"data": "2026-01-02T03:04:05", "mediu": {"dispozitiv": "cuda", "gpu": "NVIDIA H200", "torch": "2.11.0"}}),
+        encoding="utf-8")
+    iesire = tmp_path / "diapozitive"
+    assert diapozitive.main(["--din", str(validare), "--iesire", str(iesire)]) == 0
+    assert [c.name for c in iesire.iterdir()] == ["99_proba.slides.html"]
+    html = (iesire / "99_proba.slides.html").read_text(encoding="utf-8")
+    assert pagini.resurse_din_retea(html) == [] and "unpkg" not in html and "widget-view+json" not in html
+    assert "salut din kernel" in html  # ieșirile rămân
+    assert "NVIDIA H200 (torch 2.11.0)" in html and "nu ale mașinii tale" in html
+    assert "Exploratorul interactiv, la valorile de pornire (puncte: 3)" in html
+    assert html.count("data:image/png;base64") >= 1 and "VBox(children" not in html
+
+
+def test_din_fara_notebookuri_executate_spune_de_ce(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        diapozitive.main(["--din", str(tmp_path), "--iesire", str(tmp_path / "iesire")])
+    mesaj = capsys.readouterr().err
+    assert "executate" in mesaj and "make validare" in mesaj and "referinta_h200" in mesaj
+
+
 def _cere_browserul():
     pytest.importorskip("playwright")
     if chromium() is None:
@@ -128,6 +247,63 @@ def test_fiecare_diapozitiv_se_vede_fara_retea(pachete, tmp_path):
         finally:
             browser.close()
     assert len(list(tmp_path.glob("*.png"))) == sum(_numar_diapozitive(c.read_text(encoding="utf-8")) for c in pachete)
+
+
+#: Pentru diapozitivul curent: ce iese la dreapta (cod, text tipărit) și cum stă față de bara de jos.
+_MASURA = """() => {
+  const s = document.querySelector('section.diapozitiv.prezent');
+  const r = s.getBoundingClientRect();
+  const bara = document.querySelector('.bara-prezentare').getBoundingClientRect();
+  const taiate = [...s.querySelectorAll('pre, .jp-InputArea-editor, .jp-OutputArea-output')]
+    .filter(e => e.offsetParent !== null)
+    .map(e => [e, e.getBoundingClientRect()])
+    .filter(([e, b]) => e.scrollWidth > e.clientWidth + 1 || b.right > r.right + 0.5 || b.right > innerWidth)
+    .map(([e, b]) => (e.innerText || '').split('\\n')[0].slice(0, 60));
+  const stil = getComputedStyle(s);
+  return {jos: r.bottom, bara: bara.top, taiate: taiate, inaltime: s.scrollHeight, vizibil: s.clientHeight,
+          derulare: stil.overflowY,
+          continuare: getComputedStyle(document.querySelector('.bara-prezentare .continuare')).display !== 'none'};
+}"""
+
+
+def test_codul_incape_si_diapozitivele_nu_intra_sub_bara(pachete):
+    """La 1280×720: niciun rând de cod sau de text tipărit nu e tăiat la dreapta (se rupe pe rânduri),
+    fiecare diapozitiv se oprește deasupra barei de navigare, iar unul mai înalt decât spațiul lui se
+    derulează în el, cu „continuă dedesubt” în bară până ajungi la capăt."""
+    _cere_browserul()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        try:
+            pagina = browser.new_page(viewport={"width": 1280, "height": 720})
+            pagina.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
+            inalte = 0
+            for cale in pachete:
+                pagina.goto(cale.as_uri())
+                pagina.wait_for_load_state("load")
+                for i in range(pagina.evaluate("window.prezentare.numar")):
+                    pagina.evaluate(f"window.prezentare.arata({i})")
+                    m = pagina.evaluate(_MASURA)
+                    unde = f"{cale.name}, diapozitivul {i + 1}"
+                    assert not m["taiate"], f"{unde}: cod tăiat la dreapta: {m['taiate']}"
+                    assert m["jos"] <= m["bara"] + 0.5, f"{unde}: intră sub bara de navigare ({m})"
+                    if m["inaltime"] > m["vizibil"] + 2:
+                        inalte += 1
+                        assert m["derulare"] in ("auto", "scroll") and m["continuare"], f"{unde}: {m}"
+                        pagina.evaluate("(() => { const s = document.querySelector('section.diapozitiv.prezent');"
+                                        " s.scrollTop = s.scrollHeight; s.dispatchEvent(new Event('scroll')); })()")
+                        dupa = pagina.evaluate(_MASURA)
+                        assert not dupa["continuare"], f"{unde}: „continuă dedesubt” rămâne la capăt"
+                        # derulat până la capăt, ultimul rând de conținut ajunge în spațiul de deasupra barei
+                        capat = pagina.evaluate("(() => { const s = document.querySelector('section.diapozitiv.prezent');"
+                                                " return s.scrollHeight - s.scrollTop - s.clientHeight; })()")
+                        assert capat <= 1, f"{unde}: capătul diapozitivului nu se poate derula deasupra barei"
+                    else:
+                        assert not m["continuare"], f"{unde}: „continuă dedesubt” pe un diapozitiv care încape"
+            assert inalte > 0  # măcar un diapozitiv mai înalt decât ecranul (03 și 10 au)
+        finally:
+            browser.close()
 
 
 def test_tastele_si_adresa_ca_in_reveal(pachete):

@@ -12,6 +12,8 @@
  *   Esc sau O                 toate diapozitivele deodată (clic pe unul ca să-l prezinți)
  *   F                         tot ecranul
  * Adresa paginii ține diapozitivul curent (#/secțiune/diapozitiv), ca un link să deschidă acolo.
+ * Un diapozitiv mai înalt decât ecranul se derulează (rotița, bara de derulare) în spațiul lui,
+ * deasupra benzii cu butoane; cât timp mai are ceva dedesubt, banda spune „continuă dedesubt”.
  * Fără JavaScript, pagina rămâne una lungă, cu toate diapozitivele unul sub altul. */
 (function () {
   "use strict";
@@ -63,6 +65,10 @@
     bara.appendChild(buton);
     butoane[b[0]] = buton;
   });
+  var continuare = document.createElement("span");
+  continuare.className = "continuare";
+  continuare.textContent = "⇣ continuă dedesubt: derulează";
+  bara.insertBefore(continuare, bara.firstChild);
   var numar = document.createElement("span");
   numar.className = "numar-diapozitiv";
   bara.appendChild(numar);
@@ -72,6 +78,13 @@
   document.body.appendChild(bara);
 
   var curent = -1;
+
+  // „Continuă dedesubt”, cât timp diapozitivul curent are conținut sub marginea de jos a spațiului lui.
+  function actualizeazaContinuarea() {
+    var el = curent >= 0 ? diapozitive[curent].el : null;
+    var maiEste = !!el && el.scrollHeight - el.clientHeight - el.scrollTop > 2;
+    document.documentElement.classList.toggle("diapozitiv-cu-continuare", maiEste);
+  }
 
   function arata(i) {
     i = Math.max(0, Math.min(diapozitive.length - 1, i));
@@ -94,6 +107,7 @@
     if (window.location.hash !== ancora) {
       window.history.replaceState(null, "", ancora);
     }
+    actualizeazaContinuarea();
   }
 
   function dinAdresa() {
@@ -135,7 +149,12 @@
   butoane.sus.addEventListener("click", function () { vertical(-1); });
   butoane.jos.addEventListener("click", function () { vertical(1); });
 
+  window.addEventListener("resize", actualizeazaContinuarea);
+  // Imaginile se încarcă după ce scriptul a măsurat diapozitivul: măsoară din nou.
+  window.addEventListener("load", actualizeazaContinuarea);
+
   diapozitive.forEach(function (d, i) {
+    d.el.addEventListener("scroll", actualizeazaContinuarea);
     d.el.addEventListener("click", function () {
       if (document.documentElement.classList.contains("toate-diapozitivele")) {
         arata(i);
