@@ -180,6 +180,12 @@ def _texte_capitolului(numar: str) -> dict[str, str]:
     sectiune = re.search(rf"^## Capitolul {numar}\b.*?(?=^## |\Z)", ghid, re.MULTILINE | re.DOTALL)
     puncte_ghid = [p for p in re.split(r"\n(?=- )|\n\n", ghid) if p.startswith(f"- **{numar}**")]
     texte["atelier/ghid_instructor.md"] = "\n".join(([sectiune.group(0)] if sectiune else []) + puncte_ghid)
+    # agendele: varianta cu capitolul, unde există
+    for cale in sorted((RADACINA / "atelier").glob("agenda_*.md")):
+        varianta = re.search(rf"^## Varianta cu capitolul {numar}\b.*?(?=^## |\Z)", cale.read_text(encoding="utf-8"),
+                             re.MULTILINE | re.DOTALL)
+        if varianta:
+            texte[_id(cale)] = varianta.group(0)
     return texte
 
 
