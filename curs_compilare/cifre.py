@@ -313,6 +313,10 @@ def afiseaza_referinta(prefix: str = "") -> dict:
         return {}
     cifre = {c["cheie"]: c for c in date.get("cifre", []) if c["cheie"].startswith(prefix)}
     mediu = date.get("mediu", {})
+    if not cifre:
+        print(f"Referința cursului (măsurată pe {mediu.get('gpu', 'GPU-ul de referință')}) nu are încă cifre "
+              f"pentru „{prefix}”.")
+        return cifre
     print(
         f"Cifre de referință măsurate pe {mediu.get('gpu', 'GPU-ul de referință')} "
         f"(torch {mediu.get('torch', '?')}) — NU pe mașina ta:"
@@ -320,8 +324,6 @@ def afiseaza_referinta(prefix: str = "") -> dict:
     for c in cifre.values():
         sursa = f" [măsurată separat, cu {c['sursa']}]" if c.get("sursa") else ""
         print(f"  {c['descriere']}: {descrie_cifra(c)}{sursa}")
-    if not cifre:
-        print(f"  (încă nu există cifre de referință pentru „{prefix}”)")
     return cifre
 
 

@@ -4,6 +4,10 @@ Folosim doar piese care există în ambele versiuni: `SelectionSlider`, `Dropdow
 `interactive_output`, `Output`, `VBox`/`HBox`. Unde widget-urile nu pot fi afișate
 (ipywidgets lipsește sau CURS_FARA_WIDGETURI=1), exploratorul desenează o singură dată,
 static, cu valorile implicite.
+
+Exploratorul se afișează o singură dată, chiar dacă e ultima expresie a celulei: `exploreaza`
+îl afișează și îl întoarce, iar caseta întoarsă nu se mai afișează a doua oară ca rezultat al
+aceleiași celule (fără `;` sau `_ =` în notebook). Într-o celulă nouă, caseta se afișează din nou.
 """
 
 from __future__ import annotations
@@ -91,6 +95,50 @@ def exploreaza(actualizeaza: Callable[..., Any], **controale: Control):
 
     elemente = {nume: _widget(c) for nume, c in controale.items()}
     iesire = widgets.interactive_output(actualizeaza, elemente)
-    caseta = widgets.VBox([widgets.HBox(list(elemente.values())), iesire])
+    caseta = _clasa_casetei()([widgets.HBox(list(elemente.values())), iesire])
     display(caseta)
     return caseta
+
+
+def _celula_curenta():
+    """Numărul celulei care rulează acum în IPython (`execution_count`), sau None în afara lui."""
+    try:
+        from IPython import get_ipython
+    except Exception:  # noqa: BLE001
+        return None
+    shell = get_ipython()
+    return getattr(shell, "execution_count", None) if shell is not None else None
+
+
+_CLASA_CASETEI = None
+
+
+def _clasa_casetei():
+    """Un `VBox` care nu se afișează de două ori în aceeași celulă: `exploreaza` îl afișează, iar
+    dacă celula se termină cu apelul, IPython ar afișa din nou valoarea întoarsă. Afișarea trece
+    prin `_ipython_display_` (IPython o caută înaintea oricărei alte reprezentări, atât la
+    `display(...)`, cât și la rezultatul celulei); a doua cerere din aceeași celulă nu face nimic.
+    Restul e al lui `VBox`: ipywidgets 8 (`_repr_mimebundle_`) și 7.7 (`_ipython_display_`)."""
+    global _CLASA_CASETEI
+    if _CLASA_CASETEI is not None:
+        return _CLASA_CASETEI
+    import ipywidgets as widgets
+
+    class CasetaExplorator(widgets.VBox):
+        _afisata_in = ()  # celulele în care a fost deja afișată
+
+        def _ipython_display_(self, **argumente):
+            celula = _celula_curenta()
+            if celula is not None and celula in self._afisata_in:
+                return
+            self._afisata_in = (*self._afisata_in, celula)
+            parinte = getattr(super(), "_ipython_display_", None)
+            if parinte is not None:  # ipywidgets 7
+                return parinte(**argumente)
+            from IPython.display import display
+
+            date = self._repr_mimebundle_(**argumente) if callable(self._repr_mimebundle_) else None
+            display(date or {"text/plain": repr(self)}, raw=True)
+
+    _CLASA_CASETEI = CasetaExplorator
+    return CasetaExplorator

@@ -1,9 +1,12 @@
 """Uneltele capitolului 08, față de ce măsoară în ranguri: regula grafurilor lui DDPOptimizer
-(`grafuri_prezise`) dă numărul măsurat, `optimize_ddp=False` nu suprapune niciun all-reduce cu
-calculul înapoi, iar modul eager și DDPOptimizer da, rangurile rămân identice; compilarea lui
-`DDP(Sequential)` nu capturează nimic, a unui modul scris de noi da; `python_reducer` pune câte un
-all-reduce pe parametru în graful pasului înapoi; FSDP2 fragmentează greutățile, iar primul bloc
-se recompilează doar fără strat de intrare. Plus regula pe cazuri scrise de mână și graficele."""
+(`grafuri_prezise`) dă numărul măsurat de grafuri AOTAutograd, dintr-un singur graf al lui Dynamo;
+`optimize_ddp=False` nu suprapune niciun all-reduce cu calculul înapoi, iar modul eager și
+DDPOptimizer da, iar propozițiile tipărite urmează numerele; rangurile rămân identice; compilarea
+lui `DDP(Sequential)` nu capturează nimic, a unui modul scris de noi da, iar `DDP(torch.compile(model))`
+e tăiat de DDPOptimizer ca `torch.compile(DDP(model))`; `python_reducer` pune câte un all-reduce pe
+parametru în graful pasului înapoi, iar reductorul C++ refuză autograd-ul compilat; FSDP2
+fragmentează greutățile, iar primul bloc se recompilează doar fără strat de intrare. Plus regula pe
+cazuri scrise de mână, graficele și textul tipărit: româna întâi, mesajul lui PyTorch după."""
 
 import pytest
 import torch
@@ -41,6 +44,9 @@ def test_grafurile_masurate_sunt_cele_prezise(masuratori):
     cu_ddpoptimizer = [m for m in masuratori if m.mod is True and not m.eroare]
     assert [m.grafuri for m in cu_ddpoptimizer] == [distribuit.grafuri_prezise(octeti, m.galeata_mb) for m in cu_ddpoptimizer]
     assert [m.grafuri for m in cu_ddpoptimizer] == [8, 5, 3, 2]
+    # Cele două numărători: Dynamo capturează un graf, DDPOptimizer îl taie în grafuri AOTAutograd.
+    assert all(m.grafuri_dynamo == 1 for m in masuratori if m.mod in (True, False) and not m.eroare)
+    assert [(m.grafuri_dynamo, m.grafuri) for m in masuratori if m.mod == distribuit.MOD_EAGER] == [(0, 0)]
     refuzata = masuratori[0]
     assert refuzata.eroare and "First bucket" in refuzata.eroare
 
@@ -52,7 +58,30 @@ def test_suprapunerea_si_rangurile_identice(masuratori):
         m = pe_mod[mod]
         assert m.all_reduce[-1] >= 8 and m.suprapuse[-1] >= m.all_reduce[-1] // 2, (mod, m.suprapuse, m.all_reduce)
         assert m.momente_ms["sfarsit_calcul"] <= m.momente_ms["intoarcere"]
+        # cele de după calcul duc gradienți ai primului bloc (gata ultimii)
+        assert m.galeti_dupa_calcul() and all("blocuri.0.liniar" in g for g in m.galeti_dupa_calcul())
+        assert len(m.galeti_dupa_calcul()) == m.all_reduce[-1] - m.suprapuse[-1]
     assert all(m.ranguri_identice for m in masuratori if not m.eroare)
+
+
+def test_propozitiile_suprapunerii_urmeaza_numerele(masuratori, capsys):
+    """Propoziția de sub graficul suprapunerii (celula de după 2.1) e calculată: câte all-reduce-uri
+    au pornit în timpul calculului și câte după el sunt chiar cele măsurate."""
+    from curs_compilare import cifre
+
+    alese = [m for m in masuratori if m.galeata_mb == 1 and not m.eroare]
+    distribuit.arata_suprapunerea(alese)
+    randuri = capsys.readouterr().out.strip().splitlines()
+    assert len(randuri) == len(alese)
+    for m, rand in zip(alese, randuri):
+        n, inainte = m.all_reduce[-1], m.suprapuse[-1]
+        assert rand.startswith(f"{m.nume}, bucket_cap_mb=1:"), rand
+        if inainte == 0:
+            assert "niciunul" in rand and f"cele {n} all-reduce-uri" in rand, rand
+        else:
+            assert f"{inainte} din {n} all-reduce-uri" in rand and f", {n - inainte} după el" in rand, rand
+            assert "primului strat (blocuri.0.liniar)" in rand, rand
+        assert not cifre.probleme_de_format(rand), cifre.probleme_de_format(rand)
 
 
 def test_graficele_si_tabelul(masuratori, capsys, tmp_path, monkeypatch):
@@ -66,6 +95,12 @@ def test_graficele_si_tabelul(masuratori, capsys, tmp_path, monkeypatch):
     distribuit.arata_ddp(masuratori)
     tabel = capsys.readouterr().out
     assert "refuzat" in tabel and "din" in tabel
+    assert "Dynamo" in tabel and "AOTAutograd" in tabel
+    # Refuzul: întâi propoziția în română, apoi mesajul lui PyTorch, întreg (nu tăiat la mijloc).
+    refuz = next(r for r in tabel.splitlines() if "First bucket" in r)
+    assert refuz.startswith("DDPOptimizer a refuzat găleata de 0,5 MiB: prima lui găleată are mereu 1 MiB"), refuz
+    assert refuz.index("Mesajul lui PyTorch") < refuz.index("First bucket") and refuz.endswith("”."), refuz
+    assert all("First bucket" not in r for r in tabel.splitlines() if r.startswith("compilat"))
     cifre = {json.loads(r)["cheie"]: json.loads(r)["valoare"] for r in fisier.read_text(encoding="utf-8").splitlines()}
     assert cifre["08.grafuri_ddpoptimizer_1mb"] == 8 and cifre["08.suprapuse_un_graf_1mb"] == 0
     octeti = distribuit.octeti_pe_strat(distribuit.ReteaBlocuri(512, 8))
@@ -76,24 +111,60 @@ def test_graficele_si_tabelul(masuratori, capsys, tmp_path, monkeypatch):
     assert "bucket_cap_mb=1" in capsys.readouterr().out
 
 
-def test_plasarea_compilarii():
-    rezultate = distribuit.grafuri_sub_ddp()
-    assert rezultate["Sequential: torch.compile(DDP(model))"]["cadre"] == 0
-    assert rezultate["Sequential: torch.compile(DDP(model))"]["grafuri"] == 0
-    assert rezultate["Sequential: DDP(torch.compile(model))"]["grafuri"] == 1
-    assert rezultate["ReteaBlocuri: torch.compile(DDP(model))"]["grafuri"] >= 1
-    assert rezultate["ReteaBlocuri: model.compile(); DDP(model)"]["grafuri"] == 1
-    # Variația între versiuni măsurată pe procesor: 0 grafuri cu torch 2.13.0, 1 cu 2.14.1.
+def test_plasarea_compilarii(capsys):
+    """Tabelul plasărilor, cu lățimea capitolului și găleți de 1 MiB (3 blocuri în loc de 8, ca
+    testul să fie ieftin): `DDP(torch.compile(model))` nu scapă de DDPOptimizer. DDP marchează
+    modulul activ cât cheamă modelul (`_inside_ddp_forward`), iar Dynamo folosește DDPOptimizer
+    cât există un DDP activ (`torch/_dynamo/convert_frame.py`)."""
+    blocuri = 3
+    rezultate = distribuit.grafuri_sub_ddp(latime=512, blocuri=blocuri, galeata_mb=1)
+    assert set(rezultate) == set(distribuit.VARIANTE_PLASARE)
+    pe_galeti = {
+        "Sequential": distribuit.grafuri_prezise(distribuit.octeti_pe_strat(distribuit._secventa(512)), 1),
+        "ReteaBlocuri": distribuit.grafuri_prezise(distribuit.octeti_pe_strat(distribuit.ReteaBlocuri(512, blocuri)), 1),
+    }
+    assert pe_galeti == {"Sequential": 2, "ReteaBlocuri": blocuri}
+    nimic = rezultate["Sequential: torch.compile(DDP(model))"]
+    assert nimic["grafuri_dynamo"] == 0 and nimic["grafuri"] == 0
+    for varianta in ("Sequential: DDP(torch.compile(model))", "ReteaBlocuri: torch.compile(DDP(model))",
+                     "ReteaBlocuri: model.compile(); DDP(model)", "ReteaBlocuri: DDP(torch.compile(model))"):
+        model = varianta.split(":")[0]
+        assert (rezultate[varianta]["grafuri_dynamo"], rezultate[varianta]["grafuri"]) == (1, pe_galeti[model]), varianta
+    fara = rezultate["ReteaBlocuri: DDP(torch.compile(model))" + distribuit.FARA_DDPOPTIMIZER]
+    assert (fara["grafuri_dynamo"], fara["grafuri"]) == (1, 1)
+    # Variația între versiuni măsurată pe procesor: niciun graf al lui Dynamo cu torch 2.13.0, unul cu 2.14.1.
     versiune = tuple(int(p) for p in torch.__version__.split("+")[0].split(".")[:2])
     if versiune >= (2, 14):
-        assert rezultate["Sequential: model.compile(); DDP(model)"]["grafuri"] == 1
+        assert rezultate["Sequential: model.compile(); DDP(model)"]["grafuri_dynamo"] == 1
+        assert rezultate["Sequential: model.compile(); DDP(model)"]["grafuri"] == pe_galeti["Sequential"]
+    # Tabelul și propozițiile tipărite: ambele numărători și o comparație care urmează numerele.
+    distribuit.arata_plasari(rezultate)
+    iesire = capsys.readouterr().out
+    assert "Dynamo" in iesire and "AOTAutograd" in iesire
+    assert ("ReteaBlocuri: DDP(torch.compile(model)): Dynamo a capturat 1 graf, pe care DDPOptimizer "
+            f"l-a tăiat în {blocuri} grafuri AOTAutograd.") in iesire
+    assert f"ReteaBlocuri: DDP(torch.compile(model)) dă {blocuri} grafuri AOTAutograd, la fel ca torch.compile(DDP(model)) ({blocuri})." in iesire
+    assert "Sequential: torch.compile(DDP(model)): Dynamo n-a capturat niciun graf" in iesire
+    assert "[optimize_ddp=False]: Dynamo a capturat 1 graf, netăiat: 1 graf AOTAutograd." in iesire
 
 
-def test_reductorul_python_pune_all_reduce_in_graful_inapoi():
+def test_reductorul_python_pune_all_reduce_in_graful_inapoi(capsys):
     rezultat = distribuit.reductor_python(latime=64, blocuri=2, pasi=2)
-    assert rezultat["grafuri"][0]["all_reduce"] == 0  # pasul înainte
+    assert rezultat["grafuri"][0]["all_reduce"] == 0 and rezultat["grafuri"][0]["faza"] == "înainte"
     assert rezultat["capturi_inapoi"] >= 1
-    assert any(g["all_reduce"] == rezultat["parametri"] for g in rezultat["grafuri"][1:])
+    inapoi = [g for g in rezultat["grafuri"] if g["faza"] == "înapoi"]
+    assert any(g["all_reduce"] == rezultat["parametri"] for g in inapoi)
+    # Pe procesor (aot_eager) graful rulează cum e scris: fiecare all-reduce e așteptat imediat,
+    # printre operațiile de calcul ale pasului înapoi.
+    for graf in inapoi:
+        assert graf["asteptari_imediate"] == graf["all_reduce"] and graf["calcul_dupa_primul"] > 0, graf
+    # Reductorul C++ nu merge cu autograd-ul compilat (de aceea există python_reducer).
+    assert "C++ DDP Reducer" in rezultat["refuz_reductor_cpp"]
+    distribuit.arata_reductorul(rezultat)
+    iesire = capsys.readouterr().out
+    refuz = next(r for r in iesire.splitlines() if "C++ DDP Reducer" in r)
+    assert refuz.startswith("Autograd-ul compilat cu reductorul C++ al lui DDP") and refuz.index("Mesajul lui PyTorch") < refuz.index("Compiled")
+    assert "Fiecare all-reduce e așteptat chiar de operația următoare" in iesire
 
 
 def test_fsdp_fragmenteaza_si_primul_bloc_se_recompileaza_doar_fara_intrare():
@@ -102,6 +173,9 @@ def test_fsdp_fragmenteaza_si_primul_bloc_se_recompileaza_doar_fara_intrare():
     assert fara[0]["forma_intreaga"] == (32, 32) and fara[0]["forma_locala"] == (16, 32)
     assert fara[0]["memorie_parametri"] * 2 == pytest.approx(fara[0]["memorie_model"], rel=0.02)
     assert fara[0]["compilari"] == 2 and any("requires_grad" in m for m in fara[0]["motive"])
+    # Garda căzută, tipărită întâi în română: intrarea primului bloc n-avea gradient.
+    explicatie = distribuit.explica_garda(fara[0]["motive"][0])
+    assert explicatie.startswith("intrarea x a fost compilată fără requires_grad, iar acum vine cu el"), explicatie
     cu_intrare = distribuit.masoara_fsdp(latime=32, blocuri=3, intrare=True)
     assert cu_intrare[0]["compilari"] == 1 and cu_intrare[0]["motive"] == []
     assert cu_intrare[0]["intreruperi"] == 0
@@ -110,3 +184,30 @@ def test_fsdp_fragmenteaza_si_primul_bloc_se_recompileaza_doar_fara_intrare():
 def test_descrierea_masinii():
     text = distribuit.descrie_masina(2)
     assert ("gloo" in text) != ("NCCL" in text)
+
+
+def test_propozitiile_pe_cazuri_scrise_de_mana(capsys):
+    """Propozițiile tipărite urmează numerele și pe cazurile pe care modelul capitolului nu le
+    atinge (fără ranguri): acordul cu numeralul, „le-a tăiat”, o tăietură fără DDPOptimizer."""
+    from curs_compilare import cifre
+
+    plasari = {
+        "ReteaBlocuri: torch.compile(DDP(model))": {"grafuri_dynamo": 2, "grafuri": 21, "operatii": 9, "intreruperi": 1},
+        "ReteaBlocuri: DDP(torch.compile(model))": {"grafuri_dynamo": 1, "grafuri": 3, "operatii": 9, "intreruperi": 0},
+        "ReteaBlocuri: DDP(torch.compile(model))" + distribuit.FARA_DDPOPTIMIZER:
+            {"grafuri_dynamo": 1, "grafuri": 2, "operatii": 9, "intreruperi": 0},
+    }
+    distribuit.arata_plasari(plasari)
+    iesire = capsys.readouterr().out
+    assert "Dynamo a capturat 2 grafuri, pe care DDPOptimizer le-a tăiat în 21 de grafuri AOTAutograd." in iesire
+    assert "[optimize_ddp=False]: Dynamo a capturat 1 graf, pe care l-a tăiat în 2 grafuri AOTAutograd." in iesire
+    assert "dă 3 grafuri AOTAutograd, mai puține decât torch.compile(DDP(model)) (21)." in iesire
+    momente = {"all_reduce": [1.0, 5.0, 9.0], "sfarsit_calcul": 4.0, "intoarcere": 10.0}
+    m = distribuit.MasuratoareDDP(mod=True, galeata_mb=2, all_reduce=[3], suprapuse=[1], momente_ms=momente,
+                                  straturi_all_reduce=[["cap"], ["blocuri.1.liniar"], ["blocuri.2.liniar"]])
+    distribuit.arata_suprapunerea([m])
+    rand = capsys.readouterr().out.strip()
+    # cele de după nu duc primul strat al modelului: doar le numește, fără explicația „gata ultimii”
+    assert rand.endswith("1 din 3 all-reduce-uri a pornit în timpul calculului înapoi, 2 după el, cu gradienții lui "
+                         "blocuri.1.liniar și blocuri.2.liniar."), rand
+    assert not cifre.probleme_de_format(iesire + rand)

@@ -1,9 +1,8 @@
-"""Exploratorul merge cu ipywidgets 8 (instalat) și 7.7.1 (cel de pe Colab), și se degradează
+"""Exploratorul merge cu ipywidgets 8 (instalat) și 7.7.1 (cel de pe Colab), se afișează o
+singură dată într-un kernel Jupyter adevărat (și când celula se termină cu apelul) și se degradează
 la un grafic static fără widget-uri."""
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ caseta = exploreaza(
     nume=Control("nume", ["a", "b"]),
     activ=Control("activ", [("nu", False), ("da", True)], implicit=True),
 )
-assert caseta is not None
+assert isinstance(caseta, ipywidgets.VBox)  # API-ul: tot caseta de widget-uri
 glisor, lista, comutator = caseta.children[0].children
 assert type(glisor).__name__ == "SelectionSlider" and type(lista).__name__ == "Dropdown"
 assert type(comutator).__name__ == "Dropdown"
@@ -36,22 +35,61 @@ print(ipywidgets.__version__)
 """
 
 
-def _ruleaza(cale_suplimentara=None):
+#: Celulele rulate în kernel: exploratorul ca ultimă expresie a celulei (cum îl cheamă capitolele
+#: 08 și 09), apoi ca `_ = ...`, apoi caseta cerută din nou într-o celulă nouă.
+CELULE = [
+    COD,
+    "from curs_compilare.explorator import Control, exploreaza\n"
+    "exploreaza(lambda n: print('n =', n), n=Control('n', [1, 2]))",
+    "_ = exploreaza(lambda n: print('n =', n), n=Control('n', [1, 2]))",
+    "caseta",
+]
+
+
+def _widgeturi_afisate(mesaje) -> int:
+    return sum(1 for m in mesaje if m["msg_type"] in ("display_data", "execute_result")
+               and "application/vnd.jupyter.widget-view+json" in m["content"].get("data", {}))
+
+
+def _in_kernel(cale_suplimentara=None) -> list[list[dict]]:
+    """Rulează `CELULE` într-un kernel Jupyter nou (ca o celulă de notebook) și întoarce mesajele
+    de ieșire ale fiecărei celule."""
+    pytest.importorskip("jupyter_client")
+    from jupyter_client.manager import start_new_kernel
+
     mediu = dict(os.environ)
     if cale_suplimentara:
         mediu["PYTHONPATH"] = os.pathsep.join([str(cale_suplimentara), mediu.get("PYTHONPATH", "")])
-    rezultat = subprocess.run([sys.executable, "-c", COD], capture_output=True, text=True, env=mediu)
-    assert rezultat.returncode == 0, rezultat.stderr
-    return rezultat.stdout.strip().splitlines()[-1]
+    km, kc = start_new_kernel(kernel_name="python3", env=mediu, cwd=str(RADACINA))
+    try:
+        rezultate = []
+        for celula in CELULE:
+            mesaje = []
+            raspuns = kc.execute_interactive(celula, output_hook=mesaje.append, timeout=120)
+            assert raspuns["content"]["status"] == "ok", (celula, raspuns["content"], mesaje)
+            rezultate.append(mesaje)
+        return rezultate
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def _verifica_in_kernel(cale_suplimentara=None) -> str:
+    rezultate = _in_kernel(cale_suplimentara)
+    # fiecare celulă cu un explorator arată exact un widget: nici dublat ca rezultat al celulei,
+    # nici pierdut cu `_ =`; caseta cerută într-o celulă nouă se afișează din nou
+    assert [_widgeturi_afisate(m) for m in rezultate] == [1, 1, 1, 1], rezultate
+    texte = [m["content"]["text"] for m in rezultate[0] if m["msg_type"] == "stream"]
+    return "".join(texte).strip().splitlines()[-1]
 
 
 def test_explorator_cu_ipywidgets_instalat():
-    assert _ruleaza()
+    assert _verifica_in_kernel()
 
 
 @pytest.mark.skipif(not IPYWIDGETS7.is_dir(), reason="ipywidgets 7.7.1 se instalează de `make test`")
 def test_explorator_cu_ipywidgets_7_7_1():
-    assert _ruleaza(IPYWIDGETS7) == "7.7.1"
+    assert _verifica_in_kernel(IPYWIDGETS7) == "7.7.1"
 
 
 def test_explorator_static(monkeypatch, capsys):

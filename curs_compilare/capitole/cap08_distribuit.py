@@ -11,11 +11,12 @@ câte grafuri a compilat Dynamo, câte all-reduce-uri au pornit înainte să se 
   `torch._dynamo.config.optimize_ddp` și cu găleți de mărimi diferite: grafurile, all-reduce-urile
   și momentul fiecăruia față de sfârșitul pasului înapoi, plus verificarea că rangurile au rămas
   identice;
-- `grafuri_sub_ddp` — unde pui compilarea față de `DDP(...)`: câte grafuri ies din fiecare
-  variantă, pentru un `nn.Sequential` și pentru un modul scris de tine (compilarea care nu face
-  nimic, fără niciun avertisment);
+- `grafuri_sub_ddp` — unde pui compilarea față de `DDP(...)`: câte grafuri capturează Dynamo și
+  în câte grafuri le taie DDPOptimizer, pentru un `nn.Sequential` și pentru un modul scris de tine
+  (compilarea care nu face nimic, fără niciun avertisment);
 - `reductor_python` — `optimize_ddp="python_reducer"` cu autograd-ul compilat: all-reduce-urile
-  devin operații în graful pasului înapoi;
+  devin operații în graful pasului înapoi (și ce spune PyTorch când încerci autograd-ul compilat cu
+  reductorul C++ al lui DDP);
 - `masoara_fsdp` — FSDP2 (`fully_shard`) pe o rețea de dispozitive, compilat bloc cu bloc: ce
   parametri ține fiecare rang, câte compilări și recompilări, cu ce motiv;
 - `grafuri_prezise` — câte grafuri face DDPOptimizer dintr-o listă de mărimi de straturi (regula
@@ -52,6 +53,10 @@ __all__ = [
     "reductor_python",
     "masoara_fsdp",
     "numar_grafuri_compilate",
+    "arata_suprapunerea",
+    "arata_plasari",
+    "arata_reductorul",
+    "explica_garda",
     "grafic_grafuri_pe_galeata",
     "grafic_suprapunere",
     "exploreaza_galetile",
@@ -141,13 +146,17 @@ def backend_compilare(backend_distribuit: str) -> str:
 
 
 def numar_grafuri_compilate() -> dict:
-    """Contoarele lui Dynamo de după o rulare: `cadre` (funcții Python capturate de Dynamo),
-    `grafuri` (grafuri date backend-ului prin AOTAutograd: cu DDPOptimizer, câte unul pe găleată),
-    `operatii` (operațiile capturate), `intreruperi`."""
+    """Contoarele lui Dynamo de după o rulare, cu cele două numărători ale grafurilor:
+    `grafuri_dynamo` (`counters["stats"]["unique_graphs"]`: grafurile pe care Dynamo le-a capturat
+    din codul Python, câte unul pentru fiecare bucată de cod fără întreruperi) și `grafuri`
+    (`counters["aot_autograd"]["total"]`: grafurile care au trecut prin AOTAutograd spre backend).
+    Fără DDPOptimizer sunt aceleași; cu el, fiecare graf al lui Dynamo e tăiat în câte un graf pe
+    găleată, iar fiecare bucată trece separat prin AOTAutograd. Plus `operatii` (operațiile
+    capturate de Dynamo) și `intreruperi`."""
     from torch._dynamo.utils import counters
 
     return {
-        "cadre": int(counters["stats"]["unique_graphs"]),
+        "grafuri_dynamo": int(counters["stats"]["unique_graphs"]),
         "grafuri": int(counters["aot_autograd"]["total"]),
         "operatii": int(counters["stats"]["calls_captured"]),
         "intreruperi": int(sum(counters["graph_break"].values())),
@@ -157,7 +166,9 @@ def numar_grafuri_compilate() -> dict:
 def _liniste_in_rang() -> None:
     """În ranguri, jurnalele lui Dynamo doar pentru erori: avertismentul despre `record_function`
     din `DDP.forward` („Profiler record function … will be ignored”) n-are legătură cu lecția, iar
-    întreruperile și recompilările se numără din contoare."""
+    întreruperile și recompilările se numără din contoare. Tot aici tace și avertismentul lui Dynamo
+    la atingerea limitei de recompilări („hit config.recompile_limit”), pe care în afara rangurilor
+    îl vezi (capitolul o spune la exercițiul 3)."""
     import logging
 
     torch._logging.set_logs(dynamo=logging.ERROR)
@@ -179,19 +190,23 @@ def _dispozitivul_rangului():
 @dataclass
 class MasuratoareDDP:
     """O configurație DDP măsurată în ranguri: `mod` („eager”, True, False sau „python_reducer”),
-    `galeata_mb`, grafurile (`grafuri`, `cadre`), all-reduce-urile unui pas (`all_reduce`) și câte
-    dintre ele au pornit înainte ca pasul înapoi să-și termine calculul (`suprapuse`), pentru
-    fiecare pas măsurat; `momente_ms` (ultimul pas, în milisecunde de la apelul lui `backward()`):
-    pornirea fiecărui all-reduce, sfârșitul calculului înapoi și întoarcerea din `backward()`;
-    `ranguri_identice`: parametrii rangurilor sunt egali bit cu bit după antrenare."""
+    `galeata_mb`, grafurile (`grafuri`: prin AOTAutograd; `grafuri_dynamo`: capturate de Dynamo,
+    vezi `numar_grafuri_compilate`), all-reduce-urile unui pas (`all_reduce`) și câte dintre ele au
+    pornit înainte ca pasul înapoi să-și termine calculul (`suprapuse`), pentru fiecare pas măsurat;
+    `momente_ms` (ultimul pas, în milisecunde de la apelul lui `backward()`): pornirea fiecărui
+    all-reduce, sfârșitul calculului înapoi și întoarcerea din `backward()`; `straturi_all_reduce`
+    (ultimul pas): pentru fiecare all-reduce, în ordinea pornirii, straturile ai căror gradienți
+    i-a dus (numele modulelor, ca `blocuri.0.liniar`); `ranguri_identice`: parametrii rangurilor sunt
+    egali bit cu bit după antrenare."""
 
     mod: object
     galeata_mb: float
     grafuri: int = 0
-    cadre: int = 0
+    grafuri_dynamo: int = 0
     all_reduce: list[int] = field(default_factory=list)
     suprapuse: list[int] = field(default_factory=list)
     momente_ms: dict = field(default_factory=dict)
+    straturi_all_reduce: list[list[str]] = field(default_factory=list)
     ranguri_identice: bool = True
     pierderi: list[float] = field(default_factory=list)
     eroare: str | None = None
@@ -205,6 +220,36 @@ class MasuratoareDDP:
     def suprapunere(self) -> str:
         """„8 din 9” (ultimul pas măsurat)."""
         return f"{self.suprapuse[-1]} din {self.all_reduce[-1]}"
+
+    def galeti_dupa_calcul(self) -> list[list[str]]:
+        """Pentru fiecare all-reduce pornit după sfârșitul calculului înapoi (ultimul pas), straturile
+        ai căror gradienți i-a dus."""
+        momente = self.momente_ms
+        sfarsit = momente.get("sfarsit_calcul")
+        if sfarsit is None:
+            return []
+        return [straturi for t, straturi in zip(momente.get("all_reduce", []), self.straturi_all_reduce) if t >= sfarsit]
+
+    def primul_strat(self) -> str | None:
+        """Primul strat cu parametri al modelului, în ordinea pasului înainte (dintre cele ai căror
+        gradienți au trecut prin all-reduce)."""
+        straturi = {s for galeata in self.straturi_all_reduce for s in galeata}
+        return min(straturi, key=_cheie_strat) if straturi else None
+
+
+def _cheie_strat(nume: str):
+    """Ordinea pasului înainte pentru numele straturilor lui `ReteaBlocuri`: intrarea, blocurile
+    (după număr), capul."""
+    if nume.startswith("intrare"):
+        return (0, 0)
+    if nume.startswith("blocuri."):
+        return (1, int(nume.split(".")[1]))
+    return (2, 0)
+
+
+def _straturile_parametrilor(model: nn.Module) -> dict[int, str]:
+    """`id(parametru)` → numele stratului lui (`blocuri.0.liniar`, `cap`)."""
+    return {id(p): nume for nume, modul in model.named_modules() for p in modul.parameters(recurse=False)}
 
 
 def marcheaza_sfarsitul_calculului(radacina, momente: dict) -> None:
@@ -250,12 +295,15 @@ def _experiment_ddp(configuratii, latime, blocuri, lot, pasi, backend):
                 interioara = getattr(eroare, "inner_exception", None) or eroare
                 rezultate.append({"mod": mod, "galeata_mb": galeata_mb, "eroare": f"{type(interioara).__name__}: {interioara}"})
                 continue
-        momente = {"all_reduce": [], "sfarsit_calcul": None}
+        momente = {"all_reduce": [], "straturi": [], "sfarsit_calcul": None}
+        straturi = _straturile_parametrilor(model)
 
         # Un cârlig de comunicare (comm hook): DDP îl cheamă când o găleată e gata, ca să-i
-        # pornească all-reduce-ul. Cârligul notează momentul, apoi face exact ce face DDP implicit.
+        # pornească all-reduce-ul. Cârligul notează momentul și straturile găleții, apoi face
+        # exact ce face DDP implicit.
         def carlig(state, bucket):
             momente["all_reduce"].append(time.perf_counter())
+            momente["straturi"].append(sorted({straturi.get(id(p), "?") for p in bucket.parameters()}, key=_cheie_strat))
             viitor = dist.all_reduce(bucket.buffer(), async_op=True).get_future()
             return viitor.then(lambda v: v.value()[0].div_(dist.get_world_size()))
 
@@ -266,12 +314,13 @@ def _experiment_ddp(configuratii, latime, blocuri, lot, pasi, backend):
             pas = torch.compile(ddp, backend=backend)
         optimizator = torch.optim.SGD(ddp.parameters(), lr=0.01)
         generator = torch.Generator().manual_seed(1000 + dist.get_rank())  # date diferite pe ranguri
-        all_reduce, suprapuse, pierderi, ultimele = [], [], [], {}
+        all_reduce, suprapuse, pierderi, ultimele, straturi_all_reduce = [], [], [], {}, []
         optiune = {} if mod == MOD_EAGER else {"optimize_ddp": mod}
         with torch._dynamo.config.patch(**optiune):
             for indice in range(pasi + 1):  # primul pas: încălzirea (și, pentru DDP, reconstruirea găleților)
                 x = torch.randn(lot, latime, generator=generator).to(dispozitiv)
                 momente["all_reduce"].clear()
+                momente["straturi"].clear()
                 momente["sfarsit_calcul"] = None
                 optimizator.zero_grad(set_to_none=True)
                 pierdere = pas(x).pow(2).mean()
@@ -291,11 +340,13 @@ def _experiment_ddp(configuratii, latime, blocuri, lot, pasi, backend):
                     "sfarsit_calcul": (sfarsit - inceput) * 1e3,
                     "intoarcere": (intoarcere - inceput) * 1e3,
                 }
+                straturi_all_reduce = [list(s) for s in momente["straturi"]]
         contoare = numar_grafuri_compilate()
         parametri = torch.cat([p.detach().flatten() for p in ddp.parameters()]).cpu()
         rezultate.append({
-            "mod": mod, "galeata_mb": galeata_mb, "grafuri": contoare["grafuri"], "cadre": contoare["cadre"],
-            "all_reduce": all_reduce, "suprapuse": suprapuse, "momente_ms": ultimele, "pierderi": pierderi,
+            "mod": mod, "galeata_mb": galeata_mb, "grafuri": contoare["grafuri"],
+            "grafuri_dynamo": contoare["grafuri_dynamo"], "all_reduce": all_reduce, "suprapuse": suprapuse,
+            "momente_ms": ultimele, "straturi_all_reduce": straturi_all_reduce, "pierderi": pierderi,
             "parametri": parametri,
         })
         del pas, ddp, model
@@ -323,8 +374,10 @@ def masoara_ddp(configuratii, *, latime: int = 512, blocuri: int = 8, lot: int =
         identice = all(torch.equal(rezultat["parametri"], alt[indice]["parametri"]) for alt in pe_ranguri[1:])
         masuratori.append(MasuratoareDDP(
             mod=rezultat["mod"], galeata_mb=rezultat["galeata_mb"], grafuri=rezultat["grafuri"],
-            cadre=rezultat["cadre"], all_reduce=rezultat["all_reduce"], suprapuse=rezultat["suprapuse"],
-            momente_ms=rezultat["momente_ms"], ranguri_identice=identice, pierderi=rezultat["pierderi"],
+            grafuri_dynamo=rezultat["grafuri_dynamo"], all_reduce=rezultat["all_reduce"],
+            suprapuse=rezultat["suprapuse"], momente_ms=rezultat["momente_ms"],
+            straturi_all_reduce=rezultat["straturi_all_reduce"], ranguri_identice=identice,
+            pierderi=rezultat["pierderi"],
         ))
     return masuratori
 
@@ -343,17 +396,42 @@ def descrie_masina(ranguri: int = 2) -> str:
             "ranguri. Compilarea din ranguri folosește backend-ul „aot_eager”: aceleași grafuri, fără cod C++ generat.")
 
 
+def explica_refuzul(eroare: str, galeata_mb: float) -> str:
+    """Propoziția în română pentru o configurație pe care compilarea a refuzat-o, urmată de
+    mesajul lui PyTorch, scurt. Refuzul cunoscut: DDPOptimizer nu primește o găleată mai mică
+    decât prima (`torch/_dynamo/backends/distributed.py`)."""
+    tip, _, mesaj = eroare.partition(": ")
+    mesaj = (mesaj or eroare).strip().splitlines()[0] if (mesaj or eroare).strip() else ""
+    if "First bucket" in eroare:
+        ce = (f"DDPOptimizer a refuzat găleata de {cifre.format_numar(galeata_mb)} MiB: prima lui găleată are "
+              f"mereu {cifre.format_numar(PRIMA_GALEATA_MB)} MiB, ca primul all-reduce să pornească devreme, iar "
+              "celelalte nu au voie să fie mai mici decât ea.")
+    else:
+        ce = f"Compilarea a refuzat configurația cu găleata de {cifre.format_numar(galeata_mb)} MiB, la prima compilare."
+    return f"{ce} Mesajul lui PyTorch ({tip}): „{mesaj[:160]}”."
+
+
 def arata_ddp(masuratori: list[MasuratoareDDP]) -> None:
-    """Tabelul configurațiilor DDP măsurate (grafuri, all-reduce-uri pe pas, câte au pornit în
-    timpul calculului înapoi, rangurile identice) și cifrele lor, notate pentru raportul validării."""
-    print(f"{'configurație':<34} {'găleată':>8} {'grafuri':>8} {'all-reduce':>11} {'în timpul calculului':>21}  ranguri identice")
+    """Tabelul configurațiilor DDP măsurate (cele două numărători ale grafurilor, all-reduce-uri pe
+    pas, câte au pornit în timpul calculului înapoi, rangurile identice), sub el ce s-a refuzat și
+    de ce, și cifrele lor, notate pentru raportul validării."""
+    print(f"{'':<30} {'':>8} {'grafuri':^21}")
+    print(f"{'configurație':<30} {'găleată':>8} {'Dynamo':>8} {'AOTAutograd':>12} {'all-reduce':>11} "
+          f"{'în timpul calculului':>21}  ranguri identice")
+    refuzuri = []
     for m in masuratori:
         galeata = f"{cifre.format_numar(m.galeata_mb)} MiB"
         if m.eroare:
-            print(f"{m.nume:<34} {galeata:>8}  refuzat: {m.eroare.splitlines()[0][:90]}")
+            print(f"{m.nume:<30} {galeata:>8}  refuzat (vezi sub tabel)")
+            refuzuri.append(explica_refuzul(m.eroare, m.galeata_mb))
             continue
-        print(f"{m.nume:<34} {galeata:>8} {m.grafuri:>8} {m.all_reduce[-1]:>11} {m.suprapunere():>21}  "
-              f"{cifre.da_nu(m.ranguri_identice)}")
+        print(f"{m.nume:<30} {galeata:>8} {m.grafuri_dynamo:>8} {m.grafuri:>12} {m.all_reduce[-1]:>11} "
+              f"{m.suprapunere():>21}  {cifre.da_nu(m.ranguri_identice)}")
+    for refuz in refuzuri:
+        print(refuz)
+    for m in masuratori:
+        if m.eroare:
+            continue
         cheie = {MOD_EAGER: "eager", True: "ddpoptimizer", False: "un_graf"}.get(m.mod)
         if cheie is None:
             continue
@@ -363,6 +441,42 @@ def arata_ddp(masuratori: list[MasuratoareDDP]) -> None:
             cifre.inregistreaza(f"08.grafuri_{cheie}_{galeata_cheie}mb", m.grafuri, "grafuri", f"{descriere}: grafuri compilate")
         cifre.inregistreaza(f"08.suprapuse_{cheie}_{galeata_cheie}mb", m.suprapuse[-1], "all-reduce",
                             f"{descriere}: all-reduce-uri pornite înainte de sfârșitul calculului înapoi (din {m.all_reduce[-1]})")
+
+
+def _enumera(elemente: list[str]) -> str:
+    return elemente[0] if len(elemente) == 1 else ", ".join(elemente[:-1]) + " și " + elemente[-1]
+
+
+def arata_suprapunerea(masuratori: list[MasuratoareDDP]) -> None:
+    """Pentru fiecare configurație (ultimul pas măsurat), o propoziție calculată din numere: câte
+    all-reduce-uri au pornit cât încă se calcula pasul înapoi, câte după el și gradienții căror
+    straturi i-au dus pe cei de după (cu „primele straturi ale modelului” doar dacă chiar sunt)."""
+    for m in masuratori:
+        if m.eroare:
+            continue
+        n, inainte = m.all_reduce[-1], m.suprapuse[-1]
+        dupa = n - inainte
+        if n == 0:
+            propozitie = "niciun all-reduce în pasul măsurat"
+        elif inainte == 0:
+            propozitie = ("singurul all-reduce a pornit după sfârșitul calculului înapoi" if n == 1 else
+                          f"niciunul dintre cele {cifre.cu_substantiv(n, 'all-reduce', 'all-reduce-uri')} n-a pornit "
+                          "în timpul calculului înapoi: toate au pornit după el")
+        elif dupa == 0:
+            propozitie = f"toate cele {cifre.cu_substantiv(n, 'all-reduce', 'all-reduce-uri')} au pornit în timpul calculului înapoi"
+        else:
+            verb = "a pornit" if inainte == 1 else "au pornit"
+            propozitie = (f"{inainte} din {cifre.cu_substantiv(n, 'all-reduce', 'all-reduce-uri')} {verb} în timpul "
+                          f"calculului înapoi, {dupa} după el")
+            galeti, primul = m.galeti_dupa_calcul(), m.primul_strat()
+            if galeti and primul and all(primul in g for g in galeti):
+                cine = "acesta duce" if len(galeti) == 1 else f"fiecare dintre cele {len(galeti)} duce"
+                propozitie += (f"; {cine} gradienți ai primului strat ({primul}), pe care pasul înapoi îi "
+                               "calculează ultimii")
+            elif galeti:
+                straturi = sorted({s for g in galeti for s in g}, key=_cheie_strat)
+                propozitie += f", cu gradienții lui {_enumera(straturi)}"
+        print(f"{m.nume}, bucket_cap_mb={cifre.format_numar(m.galeata_mb)}: {propozitie}.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -375,7 +489,11 @@ def _secventa(latime: int) -> nn.Sequential:
                          nn.Linear(latime, 1))
 
 
-def _experiment_plasare(variante, latime, backend):
+#: Sufixul unei variante care rulează fără DDPOptimizer (`optimize_ddp=False`).
+FARA_DDPOPTIMIZER = " [optimize_ddp=False]"
+
+
+def _experiment_plasare(variante, latime, blocuri, galeata_mb, backend):
     _liniste_in_rang()
     from torch.nn.parallel import DistributedDataParallel as DDP
 
@@ -384,38 +502,85 @@ def _experiment_plasare(variante, latime, backend):
     for varianta in variante:
         goleste_dynamo()
         torch.manual_seed(0)
-        model = (_secventa(latime) if varianta.startswith("Sequential") else ReteaBlocuri(latime, 2)).to(dispozitiv)
-        if varianta.endswith("torch.compile(DDP(model))"):
-            pas = torch.compile(DDP(model), backend=backend)
-        elif varianta.endswith("model.compile(); DDP(model)"):
-            model.compile(backend=backend)
-            pas = DDP(model)
-        else:  # DDP(torch.compile(model))
-            pas = DDP(torch.compile(model, backend=backend))
-        for _ in range(2):
-            pas(torch.randn(8, latime, device=dispozitiv)).sum().backward()
+        plasare = varianta.removesuffix(FARA_DDPOPTIMIZER)
+        model = (_secventa(latime) if varianta.startswith("Sequential") else ReteaBlocuri(latime, blocuri)).to(dispozitiv)
+        with torch._dynamo.config.patch(optimize_ddp=not varianta.endswith(FARA_DDPOPTIMIZER)):
+            if plasare.endswith("torch.compile(DDP(model))"):
+                pas = torch.compile(DDP(model, bucket_cap_mb=galeata_mb), backend=backend)
+            elif plasare.endswith("model.compile(); DDP(model)"):
+                model.compile(backend=backend)
+                pas = DDP(model, bucket_cap_mb=galeata_mb)
+            else:  # DDP(torch.compile(model))
+                pas = DDP(torch.compile(model, backend=backend), bucket_cap_mb=galeata_mb)
+            for _ in range(2):
+                pas(torch.randn(8, latime, device=dispozitiv)).sum().backward()
         rezultate[varianta] = numar_grafuri_compilate()
     goleste_dynamo()
     return rezultate
 
 
-#: Variantele lui `grafuri_sub_ddp`: modelul („Sequential” sau „ReteaBlocuri”) și locul compilării.
+#: Variantele lui `grafuri_sub_ddp`: modelul („Sequential” sau „ReteaBlocuri”) și locul compilării;
+#: ultima, aceeași plasare ca penultima, fără DDPOptimizer.
 VARIANTE_PLASARE = (
     "Sequential: torch.compile(DDP(model))",
     "Sequential: model.compile(); DDP(model)",
     "Sequential: DDP(torch.compile(model))",
     "ReteaBlocuri: torch.compile(DDP(model))",
     "ReteaBlocuri: model.compile(); DDP(model)",
+    "ReteaBlocuri: DDP(torch.compile(model))",
+    "ReteaBlocuri: DDP(torch.compile(model))" + FARA_DDPOPTIMIZER,
 )
 
 
-def grafuri_sub_ddp(variante=VARIANTE_PLASARE, *, latime: int = 64, ranguri: int = 2,
-                    limita_s: float = 180.0) -> dict[str, dict]:
+def grafuri_sub_ddp(variante=VARIANTE_PLASARE, *, latime: int = 512, blocuri: int = 8, galeata_mb: float = 1.0,
+                    ranguri: int = 2, limita_s: float = 480.0) -> dict[str, dict]:
     """Pentru fiecare variantă (vezi `VARIANTE_PLASARE`), contoarele lui Dynamo
-    (`numar_grafuri_compilate`) după doi pași de antrenare, măsurate în rangul 0."""
+    (`numar_grafuri_compilate`: grafurile lui Dynamo și grafurile AOTAutograd, în care le taie
+    DDPOptimizer) după doi pași de antrenare, măsurate în rangul 0. Modelele au lățimea `latime`
+    (`ReteaBlocuri` are `blocuri` blocuri), iar DDP are găleți de `galeata_mb` MiB: cu modelul
+    capitolului și 1 MiB, fiecare bloc își umple singur găleata, deci tăieturile se văd."""
     backend = alege_backend(ranguri)
-    return ruleaza_pe_ranguri(_experiment_plasare, tuple(variante), latime, backend_compilare(backend),
-                              ranguri=ranguri, limita_s=limita_s)[0]
+    return ruleaza_pe_ranguri(_experiment_plasare, tuple(variante), latime, blocuri, float(galeata_mb),
+                              backend_compilare(backend), ranguri=ranguri, limita_s=limita_s)[0]
+
+
+def _grafuri(numar: int) -> str:
+    return cifre.cu_substantiv(numar, "graf", "grafuri")
+
+
+def arata_plasari(plasari: dict[str, dict]) -> None:
+    """Tabelul lui `grafuri_sub_ddp` (grafurile lui Dynamo, grafurile AOTAutograd, operațiile,
+    întreruperile), apoi, pentru fiecare variantă, ce spun cele două numărători: n-a capturat nimic,
+    un graf netăiat sau un graf tăiat de DDPOptimizer; `DDP(torch.compile(model))` comparat cu
+    `torch.compile(DDP(model))` pe același model."""
+    latime = max(len(v) for v in plasari) + 2
+    print(f"{'':<{latime}} {'grafuri':^21}")
+    print(f"{'varianta':<{latime}} {'Dynamo':>8} {'AOTAutograd':>12} {'operații':>9} {'întreruperi':>12}")
+    for varianta, c in plasari.items():
+        print(f"{varianta:<{latime}} {c['grafuri_dynamo']:>8} {c['grafuri']:>12} {c['operatii']:>9} {c['intreruperi']:>12}")
+    print()
+    for varianta, c in plasari.items():
+        dynamo, aot = c["grafuri_dynamo"], c["grafuri"]
+        if dynamo == 0:
+            ce = "Dynamo n-a capturat niciun graf: modelul a rulat în modul eager, fără niciun avertisment"
+        elif aot > dynamo:
+            cine = "" if varianta.endswith(FARA_DDPOPTIMIZER) else "DDPOptimizer "
+            ce = f"Dynamo a capturat {_grafuri(dynamo)}, pe care {cine}l-a tăiat în {_grafuri(aot)} AOTAutograd"
+            if dynamo > 1:
+                ce = ce.replace("l-a tăiat", "le-a tăiat")
+        else:
+            ce = f"Dynamo a capturat {_grafuri(dynamo)}, netăiat: {_grafuri(aot)} AOTAutograd"
+            if dynamo > 1:
+                ce = ce.replace("netăiat:", "netăiate:")
+        print(f"{varianta}: {ce}.")
+    for model in sorted({v.split(":")[0] for v in plasari}):
+        inauntru, afara = plasari.get(f"{model}: DDP(torch.compile(model))"), plasari.get(f"{model}: torch.compile(DDP(model))")
+        if inauntru is None or afara is None or afara["grafuri"] == 0:
+            continue
+        a, b = inauntru["grafuri"], afara["grafuri"]
+        fata = "la fel ca" if a == b else ("mai multe decât" if a > b else "mai puține decât")
+        print(f"{model}: DDP(torch.compile(model)) dă {_grafuri(a)} AOTAutograd, {fata} "
+              f"torch.compile(DDP(model)) ({b}).")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,6 +597,20 @@ def _autograd_compilat(compilator):
     return activeaza(compilator)
 
 
+def _descrie_graful(gm, faza: str) -> dict:
+    """Ce numără `reductor_python` într-un graf: operațiile, all-reduce-urile, câte dintre ele sunt
+    urmate imediat de așteptarea lor (`wait_tensor` pe rezultatul lor), a câta operație e primul
+    all-reduce și câte alte operații (nu comunicare) vin după el."""
+    noduri = [n for n in gm.graph.nodes if n.op == "call_function"]
+    tinte = [str(n.target) for n in noduri]
+    pozitii = [i for i, t in enumerate(tinte) if "all_reduce" in t]
+    imediate = sum(1 for i in pozitii if i + 1 < len(noduri) and "wait_tensor" in tinte[i + 1]
+                   and noduri[i] in noduri[i + 1].all_input_nodes)
+    dupa = sum(1 for t in tinte[pozitii[0] + 1:] if "c10d" not in t) if pozitii else 0
+    return {"faza": faza, "operatii": len(tinte), "all_reduce": len(pozitii), "asteptari_imediate": imediate,
+            "primul_all_reduce": pozitii[0] + 1 if pozitii else None, "calcul_dupa_primul": dupa}
+
+
 def _experiment_reductor(latime, blocuri, galeata_mb, pasi, backend):
     _liniste_in_rang()
     from torch.nn.parallel import DistributedDataParallel as DDP
@@ -439,40 +618,100 @@ def _experiment_reductor(latime, blocuri, galeata_mb, pasi, backend):
     dispozitiv = _dispozitivul_rangului()
     grafuri = []
 
-    def inregistreaza(gm, exemple):
-        tinte = [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
-        grafuri.append({"operatii": len(tinte), "all_reduce": sum("all_reduce" in t for t in tinte)})
-        return torch._dynamo.backends.registry.lookup_backend(backend)(gm, exemple)
+    def inregistreaza(faza):
+        def compilator(gm, exemple):
+            grafuri.append(_descrie_graful(gm, faza))
+            return torch._dynamo.backends.registry.lookup_backend(backend)(gm, exemple)
+        return compilator
 
     goleste_dynamo()
     torch.manual_seed(0)
     model = ReteaBlocuri(latime, blocuri).to(dispozitiv)
     parametri = sum(1 for p in model.parameters())
     with torch._dynamo.config.patch(optimize_ddp="python_reducer"):
-        pas = torch.compile(DDP(model, bucket_cap_mb=galeata_mb), backend=inregistreaza)
+        pas = torch.compile(DDP(model, bucket_cap_mb=galeata_mb), backend=inregistreaza("înainte"))
         for _ in range(pasi):
-            with _autograd_compilat(torch.compile(backend=inregistreaza)):
+            with _autograd_compilat(torch.compile(backend=inregistreaza("înapoi"))):
                 pas(torch.randn(8, latime, device=dispozitiv)).pow(2).mean().backward()
     from torch._dynamo.utils import counters
 
     capturi = int(counters["compiled_autograd"]["captures"])
     goleste_dynamo()
-    return {"grafuri": grafuri, "capturi_inapoi": capturi, "parametri": parametri}
+    # Aceeași încercare cu reductorul C++ al lui DDP (orice altă valoare a lui optimize_ddp):
+    # PyTorch refuză autograd-ul compilat la primul pas înapoi, în toate rangurile, înainte de
+    # orice all-reduce, deci rangurile rămân în acord.
+    refuz = None
+    torch.manual_seed(0)
+    ddp = DDP(ReteaBlocuri(latime, blocuri).to(dispozitiv), bucket_cap_mb=galeata_mb)
+    try:
+        with _autograd_compilat(torch.compile(backend="eager")):
+            ddp(torch.randn(8, latime, device=dispozitiv)).pow(2).mean().backward()
+    except Exception as eroare:  # noqa: BLE001 — refuzul e chiar ce arătăm
+        refuz = f"{type(eroare).__name__}: {eroare}"
+    goleste_dynamo()
+    return {"grafuri": grafuri, "capturi_inapoi": capturi, "parametri": parametri, "refuz_reductor_cpp": refuz,
+            "backend": backend}
 
 
 def reductor_python(*, latime: int = 256, blocuri: int = 4, galeata_mb: float = 25.0, pasi: int = 3,
                     ranguri: int = 2, limita_s: float = 180.0) -> dict:
     """`optimize_ddp="python_reducer"` cu autograd compilat, în rangul 0: grafurile date
-    compilatorului (operațiile și all-reduce-urile din fiecare), câte grafuri ale pasului înapoi a
-    capturat autograd-ul compilat și câți parametri are modelul."""
+    compilatorului (pentru fiecare: faza, operațiile, all-reduce-urile, câte sunt urmate imediat de
+    așteptarea lor, unde e primul și câte operații vin după el; vezi `_descrie_graful`), câte grafuri
+    ale pasului înapoi a capturat autograd-ul compilat, câți parametri are modelul, backend-ul de
+    compilare și ce spune PyTorch când încerci autograd-ul compilat cu reductorul C++ al lui DDP
+    (`refuz_reductor_cpp`; None dacă l-ar fi acceptat)."""
     backend = alege_backend(ranguri)
     return ruleaza_pe_ranguri(_experiment_reductor, latime, blocuri, galeata_mb, pasi, backend_compilare(backend),
                               ranguri=ranguri, limita_s=limita_s)[0]
 
 
+def arata_reductorul(reductor: dict) -> None:
+    """Ce a găsit `reductor_python`, în propoziții: fiecare graf (faza, operațiile, all-reduce-urile,
+    unde e primul, câte sunt așteptate imediat), capturile pasului înapoi și refuzul reductorului C++."""
+    for indice, graf in enumerate(reductor["grafuri"]):
+        rand = (f"graful {indice} (pasul {graf['faza']}): {cifre.cu_substantiv(graf['operatii'], 'operație', 'operații')}, "
+                f"{cifre.cu_substantiv(graf['all_reduce'], 'all-reduce', 'all-reduce-uri') if graf['all_reduce'] else 'niciun all-reduce'}")
+        if graf["all_reduce"]:
+            n, imediate = graf["all_reduce"], graf["asteptari_imediate"]
+            rand += (f"; primul all-reduce e operația {graf['primul_all_reduce']}, urmat de "
+                     f"{cifre.cu_substantiv(graf['calcul_dupa_primul'], 'altă operație', 'alte operații')}; "
+                     f"all-reduce-uri așteptate chiar de operația următoare (wait_tensor): {imediate} din {n}")
+        print(rand)
+    print(f"grafuri ale pasului înapoi capturate de autograd-ul compilat: {reductor['capturi_inapoi']}; "
+          f"parametri în model: {reductor['parametri']}; backend-ul din ranguri: {reductor['backend']}")
+    inapoi = [g for g in reductor["grafuri"] if g["faza"] == "înapoi" and g["all_reduce"]]
+    if inapoi and all(g["asteptari_imediate"] == g["all_reduce"] for g in inapoi):
+        print("Fiecare all-reduce e așteptat chiar de operația următoare: așa cum e scris graful, comunicarea nu se "
+              "suprapune cu calculul. Ca să se suprapună, un compilator ar trebui să mute așteptările mai târziu.")
+    refuz = reductor.get("refuz_reductor_cpp")
+    if refuz:
+        tip, _, mesaj = refuz.partition(": ")
+        print(f"Autograd-ul compilat cu reductorul C++ al lui DDP (fără python_reducer): refuzat la primul pas înapoi. "
+              f"Mesajul lui PyTorch ({tip}): „{mesaj.strip().splitlines()[0][:200]}”")
+    else:
+        print("Autograd-ul compilat cu reductorul C++ al lui DDP (fără python_reducer): acceptat pe versiunea ta de torch.")
+
+
 # ---------------------------------------------------------------------------------------------
 # FSDP2: fragmentarea și compilarea bloc cu bloc
 # ---------------------------------------------------------------------------------------------
+
+
+def explica_garda(motiv: str) -> str:
+    """O gardă căzută (textul lui Dynamo, în engleză) spusă întâi în română, cu textul lui Dynamo
+    după, scurt. Cazul capitolului: `requires_grad` al unei intrări diferă de cel de la compilare."""
+    import re
+
+    potrivire = re.search(r"tensor\s+(.+?)\s+requires_grad mismatch\.\s*expected requires_grad=(\d)", motiv)
+    if potrivire:
+        nume = potrivire.group(1).strip("'\"")
+        compilat = potrivire.group(2) == "1"
+        ce = (f"intrarea {nume} a fost compilată {'cu' if compilat else 'fără'} requires_grad, iar acum vine "
+              f"{'fără' if compilat else 'cu'} el")
+    else:
+        ce = "o gardă a căzut"
+    return f"{ce} (garda lui Dynamo: „{motiv.strip().splitlines()[0][:160] if motiv.strip() else ''}”)"
 
 
 def _experiment_fsdp(latime, blocuri, intrare, fullgraph, pasi, backend):
