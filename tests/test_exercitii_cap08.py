@@ -6,6 +6,14 @@ funcția cursului care face chiar exercițiul, recompilarea ascunsă cu configur
 compilat întreg în loc de bloc cu bloc, un cârlig pus în graful compilat; apoi soluțiile de
 referință și câte o alternativă corectă.
 
+Și clasele găsite după ce verificările au fost atacate: momelile (o copie compilată a modelului sau a
+unui bloc rulată la fiecare pas alături de modelul eager, sub `no_grad`, într-un cârlig sau adunată cu
+0 ×), judecate pe mai multe semințe; regulile greșite ale exercițiului 2 (între care `int(galeata_mb)`,
+10**6 octeți pe MiB, doar gălețile nevide, totalul împărțit), respinse pe fiecare dintre 200 de semințe,
+cu sfatul potrivit și cu un caz scris exact, care se poate lipi înapoi; un întreg NumPy primit, un
+`float` respins; ocolirile detecției (`sys.setprofile`, o copie a funcției cursului cu alt obiect de
+cod, referința privată a verificării); erorile neprevăzute dintr-un rang, spuse în română.
+
 Răspunsurile greșite ale exercițiilor 1 și 3 se judecă în ranguri. Ca testele să nu pornească
 procese noi pentru fiecare răspuns, cele mai multe trec prin corpul verificării (`_corp_1`,
 `_corp_3`) într-o singură pornire; câte un apel întreg al verificării (`exercitiul_1`,
@@ -57,27 +65,40 @@ def _respins(rezultat, *cuvinte):
     for cuvant in cuvinte:
         assert cuvant in rezultat.mesaj, (cuvant, rezultat.mesaj)
     assert "Nu am putut verifica" not in rezultat.mesaj, rezultat.mesaj
+    return rezultat
 
 
-def _verdicte_in_ranguri(corp, raspunsuri: dict, seminta: int = 1234) -> dict:
+def _verdicte_in_ranguri(corp, raspunsuri: dict, seminta: int = 1234, pe_seminte: dict | None = None) -> dict:
     """Fiecare răspuns trecut prin `corp` (corpul verificării dintr-un rang), toate într-o singură
-    pornire a rangurilor; întoarce, pentru rangul 0, {nume: ("bun", ...) sau ("respins", mesaj)}."""
+    pornire a rangurilor; întoarce, pentru rangul 0, {nume: ("bun", ...) sau ("respins", mesaj)}.
+    `pe_seminte` ({nume: (răspuns, semințe)}): răspunsuri judecate pe fiecare dintre semințele lor, în
+    aceeași pornire; verdictul lor e lista verdictelor, în ordinea semințelor."""
     def in_rang():
         import torch._dynamo
 
         import warnings
 
-        verdicte = {}
-        for nume, raspuns in raspunsuri.items():
+        def judeca(raspuns, seminta_raspunsului):
             configuratie = torch._dynamo.config.get_config_copy()
-            verdicte[nume] = cap08._in_rang(corp, raspuns, seminta, BACKEND)
+            verdict = cap08._in_rang(corp, raspuns, seminta_raspunsului, BACKEND)
             with warnings.catch_warnings():  # opțiunile învechite își spun avertismentul la scriere
                 warnings.simplefilter("ignore")
                 torch._dynamo.config.load_config(configuratie)
             torch._dynamo.reset()
+            return verdict
+
+        verdicte = {nume: judeca(raspuns, seminta) for nume, raspuns in raspunsuri.items()}
+        for nume, (raspuns, seminte) in (pe_seminte or {}).items():
+            verdicte[nume] = [judeca(raspuns, s) for s in seminte]
         return verdicte
 
-    return ruleaza_pe_ranguri(in_rang, ranguri=2, limita_s=240, backend="gloo", arata_iesirea=False)[0]
+    return ruleaza_pe_ranguri(in_rang, ranguri=2, limita_s=300, backend="gloo", arata_iesirea=False)[0]
+
+
+#: Semințele pe care se judecă, în ranguri, momelile (exercițiile 1 și 3): lățimi, straturi, blocuri și
+#: loturi diferite. Fiecare judecată compilează din nou, deci felurile de momeală își împart semințele: clasa
+#: întreagă trece prin toate trei.
+SEMINTE_RANGURI = (1, 2, 3)
 
 
 def _acceptate(verdicte: dict, *nume: str) -> None:
@@ -85,15 +106,18 @@ def _acceptate(verdicte: dict, *nume: str) -> None:
         assert verdicte[n][0] == "bun", verdicte[n]
 
 
-def _respinse_cu(verdicte: dict, asteptate: dict) -> None:
-    """Fiecare răspuns din `asteptate` e respins, cu un mesaj în formatul cursului care conține
-    toate cuvintele lui."""
+def _respinse_cu(verdicte: dict, asteptate: dict, lipsa: tuple = ()) -> None:
+    """Fiecare răspuns din `asteptate` e respins (pe fiecare sămânță, dacă verdictul e o listă), cu un
+    mesaj în formatul cursului care conține toate cuvintele lui și niciunul din `lipsa`."""
     for nume, cuvinte in asteptate.items():
-        fel, mesaj = verdicte[nume]
-        assert fel == "respins", (nume, mesaj)
-        _format_bun(mesaj)
-        for cuvant in cuvinte:
-            assert cuvant in mesaj, (nume, cuvant, mesaj)
+        lista = verdicte[nume] if isinstance(verdicte[nume], list) else [verdicte[nume]]
+        for fel, mesaj in lista:
+            assert fel == "respins", (nume, mesaj)
+            _format_bun(mesaj)
+            for cuvant in cuvinte:
+                assert cuvant in mesaj, (nume, cuvant, mesaj)
+            for cuvant in lipsa:
+                assert cuvant not in mesaj, (nume, cuvant, mesaj)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,6 +165,47 @@ def momeala_1(model, backend):  # compilează altceva, antrenează eager
     return _ddp(model)
 
 
+class MomealaSubNoGrad(nn.Module):
+    """Momeala: o copie compilată rulată la fiecare pas, sub `no_grad`, alături de modelul eager. Copia e ținută
+    într-un tuplu, nu ca submodul: DDP nu-i vede parametrii (altfel i-ar aștepta gradienții)."""
+
+    def __init__(self, model, backend):
+        super().__init__()
+        self.model = model
+        self.copie = (torch.compile(copy.deepcopy(model), backend=backend),)
+
+    def forward(self, x):
+        with torch.no_grad():
+            self.copie[0](x)
+        return self.model(x)
+
+
+def momeala_no_grad_1(model, backend):
+    return _ddp(MomealaSubNoGrad(model, backend))
+
+
+def momeala_in_carlig_1(model, backend):
+    copie = torch.compile(copy.deepcopy(model), backend=backend)
+
+    def carlig(modul, argumente):
+        copie(argumente[0].detach())  # rezultatul e aruncat
+
+    model.register_forward_pre_hook(carlig)
+    return _ddp(model)
+
+
+class Amestec(MomealaSubNoGrad):
+    """Ieșirea modelului eager, plus 0 × ieșirea copiei compilate: graful compilat e în pierdere, dar
+    gradienții parametrilor vin din modelul eager."""
+
+    def forward(self, x):
+        return self.model(x) + 0 * self.copie[0](x)
+
+
+def amestec_1(model, backend):
+    return _ddp(Amestec(model, backend))
+
+
 def doar_primul_strat_1(model, backend):
     model[0] = torch.compile(model[0], backend=backend)
     return _ddp(model)
@@ -169,7 +234,9 @@ def test_exercitiul_1_raspunsurile_gresite_si_bune_in_ranguri():
         "solutie": solutie_1, "alternativa": alternativa_1, "fara_nimic": fara_nimic_1, "fara_ddp": fara_ddp_1,
         "alt_backend": alt_backend_1, "momeala": momeala_1, "primul_strat": doar_primul_strat_1, "copie": copie_1,
         "nimic_intors": nimic_intors_1, "cu_eroare": cu_eroare_1, "latimea_32": doar_latimea_32,
-    })
+    }, pe_seminte={"momeala_no_grad": (momeala_no_grad_1, SEMINTE_RANGURI[:2]),
+                   "momeala_in_carlig": (momeala_in_carlig_1, SEMINTE_RANGURI[2:]),
+                   "amestec": (amestec_1, SEMINTE_RANGURI[1:2])})
     _acceptate(verdicte, "solutie", "alternativa")
     asteptate = {
         "fara_nimic": ("niciun graf", "nu face nimic", "torch.nn"),
@@ -184,6 +251,11 @@ def test_exercitiul_1_raspunsurile_gresite_si_bune_in_ranguri():
     _respinse_cu(verdicte, asteptate)
     # Lățimile se aleg la întâmplare; cu sămânța testului primul strat nu are 32 de intrări.
     assert verdicte["latimea_32"][0] == "respins"
+    # Momelile: compilarea rulează la fiecare pas, dar pierderea și gradienții vin din modelul eager. Pe fiecare
+    # sămânță, respinse cu numele greșelii; soluția, pe aceleași semințe, acceptată.
+    _respinse_cu(verdicte, {"momeala_no_grad": ("nu vine din ele", "momeală", "torch.no_grad()"),
+                            "momeala_in_carlig": ("nu vine din ele", "momeală", "cârlig"),
+                            "amestec": ("modul eager, nu din graful compilat",)})
 
 
 def test_exercitiul_1_ciotul_none_si_tipul_fara_sa_porneasca_ranguri():
@@ -228,14 +300,16 @@ def solutie_2(octeti, galeata_mb):
     return len(galeti)
 
 
-def alternativa_2(octeti, galeata_mb):  # cu contoare în loc de listă, întoarce float întreg
+def alternativa_2(octeti, galeata_mb):  # cu contoare în loc de listă, întoarce un întreg NumPy
+    import numpy as np
+
     numar, curent = 1, 0
     for marime in octeti[::-1]:
         limita = 2**20 if numar == 1 else galeata_mb * 2**20
         if curent >= limita:
             numar, curent = numar + 1, 0
         curent += marime
-    return float(numar - (numar > 1 and curent == 0))
+    return np.int64(numar - (numar > 1 and curent == 0))
 
 
 def in_ordinea_inainte(octeti, galeata_mb):
@@ -283,9 +357,59 @@ def functia_cursului(octeti, galeata_mb):
     return distribuit.grafuri_prezise(octeti, galeata_mb)
 
 
+def cu_trunchiere(octeti, galeata_mb):  # `int(galeata_mb)`: 1,5 MiB devine 1 MiB
+    return solutie_2(octeti, int(galeata_mb))
+
+
+def cu_megaocteti(octeti, galeata_mb):  # 10**6 octeți pe „MB”, în loc de 2**20
+    galeti = [0]
+    for marime in reversed(octeti):
+        if galeti[-1] >= (1 if len(galeti) == 1 else galeata_mb) * 10**6:
+            galeti.append(0)
+        galeti[-1] += marime
+    if len(galeti) > 1 and galeti[-1] == 0:
+        galeti.pop()
+    return len(galeti)
+
+
+def doar_galeti_nevide(octeti, galeata_mb):  # numără doar gălețile cu octeți: 0 pentru un model fără parametri
+    galeti = [0]
+    for marime in reversed(octeti):
+        if galeti[-1] >= (1 if len(galeti) == 1 else galeata_mb) * 2**20:
+            galeti.append(0)
+        galeti[-1] += marime
+    return sum(1 for g in galeti if g)
+
+
+def inchide_inainte_sa_treaca(octeti, galeata_mb):  # începe o găleată nouă când stratul n-ar mai încăpea
+    galeti = [0]
+    for marime in reversed(octeti):
+        limita = (1 if len(galeti) == 1 else galeata_mb) * 2**20
+        if galeti[-1] and galeti[-1] + marime > limita:
+            galeti.append(0)
+        galeti[-1] += marime
+    return len(galeti)
+
+
+#: Răspunsurile greșite ale exercițiului 2, fiecare cu fragmentul sfatului care îi numește greșeala.
+GRESITE_2 = {
+    "in_ordinea_inainte": (in_ordinea_inainte, "de la ultimul la primul"),
+    "strict": (cu_mai_mare_strict, "cel puțin"),
+    "fara_prima_galeata": (fara_prima_galeata, "Prima găleată"),
+    "galeata_goala": (cu_galeata_goala, "goală"),
+    "impartire_totala": (impartire_totala, "Nu împărți totalul"),
+    "trunchiere": (cu_trunchiere, "zecimale"),
+    "megaocteti": (cu_megaocteti, "nu 10**6"),
+    "nevide": (doar_galeti_nevide, "cel puțin 1"),
+    "inchide_inainte": (inchide_inainte_sa_treaca, "abia după ce a ajuns la limită"),
+}
+
+
 def test_exercitiul_2():
     assert cap08.exercitiul_2(solutie_2)
-    assert cap08.exercitiul_2(alternativa_2)
+    assert cap08.exercitiul_2(alternativa_2)  # un întreg NumPy e tot un întreg
+    assert cap08.exercitiul_2(lambda o, g: torch.tensor(solutie_2(o, g)))  # și un tensor întreg cu un element
+    _respins(cap08.exercitiul_2(lambda o, g: float(solutie_2(o, g))), "număr întreg", "float", "zecimale")
 
     def numar_grafuri(octeti, galeata_mb):
         raise NotImplementedError
@@ -311,6 +435,95 @@ def test_exercitiul_2_are_cazuri_la_limita_si_alese_la_intamplare():
     unu, doi = cap08._cazuri_2(generator_aleator(1)), cap08._cazuri_2(generator_aleator(2))
     assert len(unu) == 45 and unu != doi
     assert ([2**20] * 4, 1.0) in unu and any(0 in octeti for octeti, _ in unu)
+
+
+SEMINTE_2 = range(200)
+
+
+def _respins_de_cazuri(raspuns, cazuri) -> bool:
+    return any(raspuns(list(o), g) != distribuit.grafuri_prezise(o, g) for o, g in cazuri)
+
+
+@pytest.mark.parametrize("nume", sorted(GRESITE_2))
+def test_exercitiul_2_greselile_sunt_respinse_pe_fiecare_samanta(nume):
+    """Cazurile care despart fiecare regulă greșită de cea bună sunt în fiecare set, pe 200 de semințe (generarea
+    e Python pur): verdictul nu depinde de sămânță. La fel pentru variantele cu care verificarea își alege sfatul."""
+    from curs_compilare.exercitii.baza import generator_aleator
+
+    raspuns = GRESITE_2[nume][0]
+    acceptat = [s for s in SEMINTE_2 if not _respins_de_cazuri(raspuns, cap08._cazuri_2(generator_aleator(s)))]
+    assert not acceptat, f"{nume} trece pe semințele {acceptat[:10]}"
+    # Doar cazurile fixe ajung deja.
+    assert _respins_de_cazuri(raspuns, cap08._CAZURI_FIXE_2)
+
+
+def test_exercitiul_2_variantele_sfatului_sunt_toate_gresite_si_raspunsurile_bune_trec_pe_fiecare_samanta():
+    from curs_compilare.exercitii.baza import generator_aleator
+
+    for varianta, _ in cap08._greselile_2():
+        assert _respins_de_cazuri(varianta, cap08._CAZURI_FIXE_2)
+    for seminta in SEMINTE_2:
+        cazuri = cap08._cazuri_2(generator_aleator(seminta))
+        for raspuns in (solutie_2, alternativa_2):
+            assert not _respins_de_cazuri(raspuns, cazuri), seminta
+
+
+def test_exercitiul_2_sfatul_numeste_greseala_si_cazul_se_poate_lipi_inapoi(monkeypatch):
+    """Prin verificarea întreagă, pe cinci semințe: fiecare răspuns greșit e respins cu sfatul greșelii lui, iar
+    apelul arătat, lipit înapoi (evaluat), dă chiar răspunsul greșit, și regula, numărul așteptat."""
+    import re
+
+    for seminta in ("1", "2", "3", "4", "5"):
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        for nume, (raspuns, sfat) in GRESITE_2.items():
+            mesaj = _respins(cap08.exercitiul_2(raspuns), "DDPOptimizer face", sfat).mesaj
+            apel = re.search(r"`numar_grafuri\((\[[^\]]*\]), ([\d.]+)\)` .*? trebuia să dea (\d+).*?funcția ta spune (\d+)",
+                             mesaj)
+            assert apel, (nume, mesaj)
+            octeti, galeata = eval(apel.group(1)), float(apel.group(2))
+            assert distribuit.grafuri_prezise(octeti, galeata) == int(apel.group(3)), (nume, mesaj)
+            assert raspuns(octeti, galeata) == int(apel.group(4)), (nume, mesaj)
+
+
+def test_exercitiul_2_tipul_raspunsului():
+    _respins(cap08.exercitiul_2(lambda o, g: True), "valoare de adevăr")
+    _respins(cap08.exercitiul_2(lambda o, g: torch.tensor(float(solutie_2(o, g)))), "număr întreg")
+    _respins(cap08.exercitiul_2(lambda o, g: solutie_2(o, g) + 0.5), "număr întreg", "zecimale")
+
+
+def test_exercitiul_2_ocolirile_detectiei_sunt_respinse(monkeypatch):
+    """Cine oprește urmărirea apelurilor (`sys.setprofile(None)`, chiar pusă la loc după), cine cheamă o copie a
+    funcției cursului cu alt obiect de cod și cine caută referința privată a verificării: respinși, pe mai multe
+    semințe, cu explicația în română."""
+    import types
+
+    def fara_urmarire(octeti, galeata_mb):
+        sys.setprofile(None)
+        return distribuit.grafuri_prezise(octeti, galeata_mb)
+
+    def urmarire_pusa_la_loc(octeti, galeata_mb):
+        vechi = sys.getprofile()
+        sys.setprofile(None)
+        rezultat = distribuit.grafuri_prezise(octeti, galeata_mb)
+        sys.setprofile(vechi)
+        return rezultat
+
+    originala = distribuit.grafuri_prezise
+    copie = types.FunctionType(originala.__code__.replace(co_name="a_mea"), originala.__globals__, "a_mea",
+                               originala.__defaults__)
+
+    def cu_copie(octeti, galeata_mb):
+        return copie(octeti, galeata_mb)
+
+    for seminta in ("1", "2", "3"):
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        _respins(cap08.exercitiul_2(fara_urmarire), "sys.setprofile", "ocolești")
+        _respins(cap08.exercitiul_2(urmarire_pusa_la_loc), "sys.setprofile", "ocolești")
+        _respins(cap08.exercitiul_2(cu_copie), "grafuri_prezise", "scrii tu")
+    assert sys.getprofile() is None
+    # Verificarea nu ține ca atribut al modulului nicio funcție care dă răspunsul bun.
+    assert not hasattr(cap08, "_galeti_2")
+    _respins(cap08.exercitiul_2(lambda o, g: cap08._galeti_2(o, g)), "AttributeError", "_galeti_2")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -379,25 +592,57 @@ def alt_model_3(model, retea, backend):
     return solutie_3(model, retea, backend)
 
 
+def momeala_bloc_in_carlig_3(model, retea, backend):
+    """O copie compilată a primului bloc, rulată în cârligul rădăcinii (sub `no_grad`) de câte ori sunt blocuri:
+    o compilare, destule rulări, dar blocurile adevărate rulează eager."""
+    copie = copy.deepcopy(model.blocuri[0])
+    copie.compile(backend=backend)
+
+    def carlig(modul, argumente):
+        with torch.no_grad():
+            for _ in range(len(model.blocuri)):
+                copie(argumente[0].detach())
+
+    model.register_forward_pre_hook(carlig)
+    return _fragmenteaza(model, retea, backend, compileaza=lambda i: False)
+
+
+def momeala_model_in_carlig_3(model, retea, backend):
+    """O copie a modelului, compilată bloc cu bloc, rulată în cârligul rădăcinii, cu gradient, dar aruncată."""
+    copie = copy.deepcopy(model)
+    for bloc in copie.blocuri:
+        bloc.compile(backend=backend)
+
+    def carlig(modul, argumente):
+        copie(argumente[0].detach().requires_grad_())  # rezultatul e aruncat
+
+    model.register_forward_pre_hook(carlig)
+    return _fragmenteaza(model, retea, backend, compileaza=lambda i: False)
+
+
 def test_exercitiul_3_raspunsurile_gresite_si_bune_in_ranguri():
     verdicte = _verdicte_in_ranguri(cap08._corp_3, {
         "solutie": solutie_3, "primul_eager": primul_eager_3, "recompilare": cu_recompilare_3,
         "fara_radacina": fara_radacina_3, "limita": limita_recompilari_3, "intreg": model_intreg_3,
         "carlig_in_bloc": carlig_in_bloc_3, "doar_primul": doar_primul_3, "fara_compilare": fara_compilare_3,
         "alt_model": alt_model_3,
-    })
+    }, pe_seminte={"momeala_bloc": (momeala_bloc_in_carlig_3, SEMINTE_RANGURI[:2]),
+                   "momeala_model": (momeala_model_in_carlig_3, SEMINTE_RANGURI[2:])})
     _acceptate(verdicte, "solutie", "primul_eager")
     asteptate = {
         "recompilare": ("compilări în loc de una", "requires_grad"),
         "fara_radacina": ("rădăcina",),
-        "limita": ("configurația globală", "recompile_limit"),
+        "limita": ("configurația globală", "recompile_limit", "hit config.recompile_limit", "ERROR"),
         "carlig_in_bloc": ("întrerupere a grafului", "requires_grad_()"),
         "doar_primul": ("blocuri",),
         "fara_compilare": ("niciun graf",),
         "alt_model": ("diferă",),
     }
     _respinse_cu(verdicte, asteptate)
+    assert "Nu o face pe tăcute" in verdicte["limita"][1]
     assert verdicte["intreg"][0] == "respins", verdicte["intreg"]
+    _respinse_cu(verdicte, {"momeala_bloc": ("momeală", "modul eager", "model.blocuri"),
+                            "momeala_model": ("momeală", "modul eager", "model.blocuri")})
 
 
 def test_exercitiul_3_intreg_solutia_si_ciotul():
@@ -406,3 +651,38 @@ def test_exercitiul_3_intreg_solutia_si_ciotul():
 
     assert cap08.exercitiul_3(pregateste_fsdp).mesaj.endswith(NESCRIS)
     assert cap08.exercitiul_3(solutie_3), "soluția de referință trebuie să treacă"
+
+
+# ---------------------------------------------------------------------------------------------
+# Mesajele rangurilor căzute
+# ---------------------------------------------------------------------------------------------
+
+
+def test_eroarea_neprevazuta_dintr_un_rang_e_spusa_in_romana_fara_traceback():
+    """O excepție pe care corpul verificării n-a prevăzut-o (aici, aruncată de el) și un rang oprit în afara
+    corpului (cu traceback-ul lui în engleză): întâi o propoziție în română, apoi cel mult un rând din textul
+    original, fără rândurile traceback-ului."""
+    from curs_compilare.capitole.cap08_ranguri import EroareRanguri, StareRang
+
+    def corp_stricat():
+        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (4x8 and 16x1)")
+
+    fel, mesaj = cap08._in_rang(corp_stricat)
+    assert fel == "respins"
+    _format_bun(mesaj)
+    assert mesaj.startswith("Verificarea s-a oprit într-un rang") and "produs de matrice" in mesaj, mesaj
+
+    traceback = ('Traceback (most recent call last):\n  File "/x/cap08_ranguri.py", line 300, in <module>\n'
+                 '    functie = cloudpickle.loads(date)\nModuleNotFoundError: No module named \'modulul_meu\'\n')
+    stari = [StareRang(0, "eroare", exceptie="ModuleNotFoundError", mesaj="No module named 'modulul_meu'",
+                       traceback=traceback), StareRang(1, "așteptare")]
+
+    def ruleaza_si_cade(*argumente, **numite):
+        raise EroareRanguri(stari)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(cap08, "ruleaza_pe_ranguri", ruleaza_si_cade)
+        rezultat = cap08.exercitiul_1(solutie_1)
+    _respins(rezultat, "Un rang s-a oprit înainte să termine", "Rangul 0 s-a oprit cu ModuleNotFoundError")
+    assert "Traceback" not in rezultat.mesaj and "line 300" not in rezultat.mesaj, rezultat.mesaj
+    assert rezultat.mesaj.count("Mesajul original") <= 1

@@ -10,6 +10,12 @@ bibliotecă `.so`, o arhivă zip, nimic scris, un dosar, un pachet din afara dos
 altui model sau cu alte greutăți, un pachet cu lotul fixat. Plus soluțiile de referință și alternative
 corecte. Fiecare test verifică verdictul și cuvintele-cheie ale cauzei.
 
+Și clasele găsite după ce verificările au fost atacate: o mărime scrisă de mână (`reshape(4, -1)`) pe
+lotul dinamic, o ieșire float64, `.item()` în condiția lui `torch.cond` (corect), referința verificării
+(nu mai e un atribut al modulului); în exercițiul 3, un `Dim` cu minimul sau maximul greșit, respins pe
+fiecare sămânță (marginile 2 și 32 sunt în fiecare rulare), și textele pachetului pentru un maxim mic
+și pentru un pachet float64.
+
 Exercițiul 3 compilează cu AOTInductor doar de două ori (soluția, o dată pentru toate testele care au
 nevoie de un pachet bun, și pachetul cu lotul fixat): celelalte răspunsuri greșite se fac ieftin (un
 fișier scris de mână, `torch.save`, `torch.export.save`, pachetul bun copiat unde nu trebuie)."""
@@ -56,6 +62,7 @@ def _respins(rezultat, *cuvinte, lipsa=()):
     for cuvant in lipsa:
         assert cuvant not in rezultat.mesaj, (cuvant, rezultat.mesaj)
     assert "Nu am putut verifica" not in rezultat.mesaj, rezultat.mesaj
+    return rezultat
 
 
 def _acceptat(rezultat):
@@ -135,14 +142,30 @@ class LotFixat(CuCond):  # `int(...)` fixează lotul la valoarea din exemplu
         return super().forward(x) * torch.ones(int(x.shape[0]), 1)
 
 
-class CuReferinta(CuCond):  # scurtătura: calculul de referință al verificării
+class CuReferinta(CuCond):  # scurtătura: calculul de referință al verificării (nu mai e un atribut al modulului)
     def forward(self, x):
         return cap09._referinta_1(self, x)
 
 
+class LotScrisDeMana(CuCond):  # `reshape(4, -1)`: lotul scris de mână
+    def forward(self, x):
+        return super().forward(x).reshape(4, -1).reshape(x.shape[0], -1)
+
+
+class IesireFloat64(CuCond):
+    def forward(self, x):
+        return super().forward(x).double()
+
+
+class CuItemInCond(CuCond):  # corect: `.item()` dă un SymBool în export, iar `torch.cond` îl primește
+    def forward(self, x):
+        h = self.liniar(x)
+        return torch.cond(h.sum().item() > 0, lambda h: torch.relu(h) * 2, lambda h: torch.tanh(h) - 1, (h,))
+
+
 def test_1_faptele_exercitiului():
-    """Modelul e refuzat de export, pe ambele drumuri, ca ramificare după date; referința verificării e
-    chiar modelul în modul eager; intrările alese duc pe ramura cerută."""
+    """Modelul e refuzat de export, pe ambele drumuri, ca ramificare după date; soluția calculează chiar
+    modelul în modul eager; intrările alese duc pe ramura cerută."""
     torch.manual_seed(0)
     model = cap09.ModelCuRamura(5, 7).eval()
     x = torch.randn(4, 5)
@@ -155,7 +178,7 @@ def test_1_faptele_exercitiului():
             x = cap09._intrare_cu_semn(model, lot, semn, generator)
             with torch.no_grad():
                 assert float(model.liniar(x).sum()) * semn >= 0.19 * lot
-                torch.testing.assert_close(cap09._referinta_1(model, x), model(x))
+                torch.testing.assert_close(rescrie(model)(x), model(x))
 
 
 def test_1_solutia_de_referinta_si_alternative():
@@ -215,8 +238,35 @@ def test_1_lotul_fixat_in_cod():
     _respins(cap09.exercitiul_1(LotFixat), "fixează lotul", "dimensiune fixată de cod", "x.shape[0]")
 
 
-def test_1_referinta_privata_a_verificarii():
-    _respins(cap09.exercitiul_1(CuReferinta), "_referinta_1")
+def test_1_verificarea_nu_expune_o_referinta_de_chemat():
+    """Verificarea își calculează referința într-o funcție locală: modulul nu are nimic de chemat care să dea
+    răspunsul, iar un modul care ar încerca primește explicația în română."""
+    assert not [nume for nume in vars(cap09) if "referinta" in nume or "ramurile" in nume]
+    _respins(cap09.exercitiul_1(CuReferinta), "AttributeError", "_referinta_1")
+
+
+SEMINTE_1 = ("1", "2", "3")
+
+
+def test_1_lotul_scris_de_mana_spune_ca_lotul_e_dinamic_pe_fiecare_samanta(monkeypatch):
+    """`reshape(4, -1)`: cu un exemplu al cărui lot nu se împarte la 4, exportul cade pe mărimea simbolică a
+    lotului (mesajul nu citește „11*s77” ca pe 11 elemente); cu unul care se împarte, exportul fixează lotul.
+    Pe fiecare sămânță, mesajul spune că lotul e dinamic și că mărimea e scrisă de mână."""
+    simbolica = False
+    for seminta in ("1", "2", "3", "4"):
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        mesaj = _respins(cap09.exercitiul_1(LotScrisDeMana), "lotul dinamic", "x.shape[0]", "reshape(4, -1)",
+                         lipsa=(" elemente:",)).mesaj
+        simbolica |= "mărime simbolică" in mesaj
+    assert simbolica
+
+
+def test_1_iesirea_in_float64_si_item_in_cond(monkeypatch):
+    for seminta in SEMINTE_1:
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        _respins(cap09.exercitiul_1(IesireFloat64), "torch.float64", "torch.float32", lipsa=("alte greutăți",))
+    # `.item()` în condiția lui `torch.cond` (nu într-un `if`) păstrează alegerea în graf: corect.
+    _acceptat(cap09.exercitiul_1(CuItemInCond))
 
 
 def test_1_bucla_fara_sfarsit(monkeypatch):
@@ -353,6 +403,18 @@ def test_2_structura_si_exportul_refuzat(forme, cuvinte):
     rezultat = cap09.exercitiul_2(forme)
     _respins(rezultat, *cuvinte)
     assert "Traceback" not in rezultat.mesaj
+
+
+def test_2_exemplul_are_lotul_diferit_de_lungime_pe_fiecare_samanta():
+    """Cu un singur `Dim` pe lot și pe lungime, exportul e refuzat cu explicația lui („același `Dim`”) doar dacă
+    exemplul are lotul diferit de lungime: așa e în fiecare rulare."""
+    from curs_compilare.exercitii.baza import generator_aleator
+
+    for seminta in range(200):
+        rng = generator_aleator(seminta)
+        lungime_maxima = rng.randint(8, 24)
+        lot, lungime = cap09._forma_exemplu_2(rng, lungime_maxima)
+        assert lot != lungime and 2 <= lot <= 8 and 2 <= lungime < lungime_maxima
 
 
 def test_2_dimensiune_fixata_de_cod(monkeypatch):
@@ -518,6 +580,64 @@ def test_3_nimic_scris_dosar_si_cale_gresita(tmp_path):
     _respins(cap09.exercitiul_3(lambda model, exemplu, dosar: tmp_path / "afara.pt2"), "nu e în dosarul primit")
 
 
+def test_3_marginile_intervalului_sunt_in_fiecare_rulare():
+    """Loturile încercate în procesul nou au mereu marginile intervalului cerut, 2 și 32: un `Dim` cu minimul 3
+    sau maximul 31 cade pe fiecare sămânță, nu doar când le nimerește sorțul."""
+    from curs_compilare.exercitii.baza import generator_aleator
+
+    for seminta in range(200):
+        rng = generator_aleator(seminta)
+        lot_exemplu = rng.randint(2, 8)
+        loturi = cap09._loturi_3(rng, lot_exemplu)
+        assert loturi[0] == lot_exemplu and len(loturi) == len(set(loturi)) == 5, loturi
+        assert {cap09.LOT_MINIM_3, cap09.LOT_MAXIM_3} <= set(loturi), (seminta, loturi)
+        assert all(cap09.LOT_MINIM_3 <= n <= cap09.LOT_MAXIM_3 for n in loturi)
+
+
+def test_3_intervalul_prea_ingust_pe_mai_multe_seminte(monkeypatch):
+    """Un pachet exportat cu `Dim("lot", min=3, max=31)`, pe cinci semințe: respins de fiecare dată, cu amândouă
+    marginile numite (sau, când exemplul are lotul 2, cu exportul care refuză exemplul). Exportul e cel adevărat;
+    compilarea AOTInductor și procesul nou sunt simulate (un pachet de mână și textele măsurate ale unui pachet
+    cu verificarea intrărilor pornită, torch 2.14.1), ca testul să nu compileze de cinci ori."""
+    modele = []
+
+    def ingust(model, exemplu, dosar):
+        torch.export.export(model, (exemplu,), dynamic_shapes=({0: Dim("lot", min=3, max=31)},))
+        modele.append(copy.deepcopy(model))
+        cale = os.path.join(dosar, "model.pt2")
+        with zipfile.ZipFile(cale, "w") as arhiva:
+            arhiva.writestr("model/data/aotinductor/model/model.wrapper.so", b"\x7fELF")
+        return cale
+
+    def proces_simulat(cale, intrari):
+        iesiri = []
+        for x in intrari:
+            n = x.shape[0]
+            if n < 3:
+                iesiri.append(("eroare", "RuntimeError: input_handles[0]: dim value is too small at 0, expected to be "
+                                         f">= 3, but got: {n}"))
+            elif n > 31:
+                iesiri.append(("eroare", "RuntimeError: input_handles[0]: dim value is too large at 0, expected to be "
+                                         f"<= 31, but got: {n}"))
+            else:
+                with torch.no_grad():
+                    iesiri.append(("bun", modele[-1](x)))
+        return {"incarcare": None, "iesiri": iesiri}, 0.1
+
+    monkeypatch.setattr(cap09, "_ruleaza_in_proces_nou", proces_simulat)
+    pachete = 0
+    for seminta in ("1", "2", "3", "4", "5"):
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        mesaj = _respins(cap09.exercitiul_3(ingust), "Dim(\"lot\", max=64)").mesaj
+        if "Exportul a refuzat exemplul" in mesaj:
+            assert "nu e în intervalul declarat" in mesaj and "[3, 31]" in mesaj, mesaj
+            continue
+        pachete += 1
+        assert "lotul 2 (ai declarat la export minimul 3)" in mesaj, mesaj
+        assert "lotul 32 (ai declarat la export maximul 31)" in mesaj, mesaj
+    assert pachete >= 3
+
+
 def test_3_erorile_pachetului_in_procesul_nou_explicate():
     """Textele pe care le scrie un pachet AOTInductor cu `AOTI_RUNTIME_CHECK_INPUTS=1` (măsurate pe
     2.14.1), spuse în română."""
@@ -530,5 +650,26 @@ def test_3_erorile_pachetului_in_procesul_nou_explicate():
     interval = cap09._explica_aoti(
         "RuntimeError: input_handles[0]: dim value is too large at 0, expected it to be <= 8, but got: 20", 4)
     assert "maximul 8" in interval
-    for text in (fixat, vechi, alt_model, interval):
+    # Textul lui torch 2.14.1, fără „it”, și tipul de date al unui pachet exportat în float64.
+    maxim_16 = cap09._explica_aoti(
+        "RuntimeError: input_handles[0]: dim value is too large at 0, expected to be <= 16, but got: 18", 4)
+    assert "maximul 16" in maxim_16 and "cel puțin 32" in maxim_16
+    dublu = cap09._explica_aoti("RuntimeError: input_handles[0]: unmatched dtype, expected: 7(at::kDouble), but got: 6", 4)
+    assert "torch.float64" in dublu and "torch.float32" in dublu and ".double()" in dublu
+    for text in (fixat, vechi, alt_model, interval, maxim_16, dublu):
         _format_bun(text)
+        assert "Mesajul original" not in text, text
+
+
+def test_3_incarcarea_care_opreste_procesul_nu_e_vina_cursantului(pachet_bun, monkeypatch):
+    """Pe o mașină unde orice pachet AOTInductor oprește procesul la încărcare (simulat ca în capitol,
+    cu `CURS_AOTI_ESEC_SIMULAT`), verificarea spune semnalul și că nu e o greșeală a cursantului,
+    nu „codul -11” și rândurile procesului."""
+    _, pastrat = pachet_bun
+
+    def refoloseste(model, exemplu, dosar):  # pachetul bun, al aceluiași model
+        return shutil.copy(pastrat, os.path.join(dosar, "model.pt2"))
+
+    monkeypatch.setenv("CURS_SEMINTA", SEMINTA_3)
+    monkeypatch.setenv("CURS_AOTI_ESEC_SIMULAT", "1")
+    _respins(cap09.exercitiul_3(refoloseste), "SIGSEGV", "Nu e o greșeală a ta", "mașina asta")

@@ -17,6 +17,14 @@ Inductor n-o poate compila (`searchsorted` în mask_mod), granițele ca constant
 Plus: o celulă de mai sus care a schimbat atitudinea lui Dynamo, drumul de depanare al lui FlexAttention
 și precizia produselor float32 nu strică verificarea, iar verificarea le lasă cum erau.
 
+Și clasele găsite după ce verificările au fost atacate, fiecare pe mai multe semințe: o mască sau un
+score_mod care depinde de lot (`b`) sau de cap (`h`), greșit doar departe de diagonală (după multe
+blocuri), două greșeli cu unu (nu „valori scrise de mână”); în exercițiul 3, masca fără `device=`,
+`suppress_errors` pus de funcția ta sau de o celulă de mai sus, o întrerupere a grafului în mask_mod, un
+graf care depinde de numărul documentelor (a doua împărțire are mereu alt număr), o funcție lentă (limita
+unei compilări, ca pentru `create_block_mask(..., _compile=True)`); verificarea nu mai ține o referință
+de chemat.
+
 Exercițiul 3 compilează `flex_attention` doar pentru răspunsurile care ajung la ultimul pas (soluțiile,
 masca necompilabilă și granițele-constante): celelalte greșeli se opresc înainte. Pasul acela folosește o
 lungime fixă (`LUNGIME_RECOMPILARE`), iar testele care compilează un graf ce depinde de împărțire au o
@@ -74,6 +82,7 @@ def _respins(rezultat, *cuvinte, lipsa=()):
     for cuvant in lipsa:
         assert cuvant not in rezultat.mesaj, (cuvant, rezultat.mesaj)
     assert "Nu am putut verifica" not in rezultat.mesaj, rezultat.mesaj
+    return rezultat.mesaj
 
 
 def _acceptat(rezultat):
@@ -138,10 +147,22 @@ def _masca_1(conditie):
     return raspuns
 
 
+def _masca_cu_lot(conditie):
+    """Un răspuns greșit: `conditie(q, kv, fereastra, prefix, b, h)` ca mask_mod."""
+    def raspuns(fereastra, prefix):
+        return lambda b, h, q_idx, kv_idx: conditie(q_idx, kv_idx, fereastra, prefix, b, h)
+
+    return raspuns
+
+
+SEMINTE_1 = ("1", "2", "3", "4", "5")
+
+
 def test_1_faptele_exercitiului():
-    """Referința verificării e masca cerută, pe mărimi mici scrise de mână; cazurile au prefixul 0, fereastra 1,
-    un prefix cel puțin cât fereastra și S care nu e multiplu de 128."""
-    masca = create_mask(cap10._referinta_1(3, 2), 1, 1, 6, 6, device="cpu")[0, 0]
+    """Masca densă a verificării e masca cerută, pe mărimi mici scrise de mână; cazurile au prefixul 0, fereastra 1,
+    un prefix cel puțin cât fereastra, un caz lung (fereastra și prefixul de câteva blocuri) și S care nu e
+    multiplu de 128, pe fiecare sămânță."""
+    masca = create_mask(fereastra_cu_prefix(3, 2), 1, 1, 6, 6, device="cpu")[0, 0]
     asteptat = torch.tensor([
         [1, 1, 0, 0, 0, 0],
         [1, 1, 0, 0, 0, 0],
@@ -160,6 +181,8 @@ def test_1_faptele_exercitiului():
             assert {0} <= {p for _, _, p in cazuri} and 1 in {f for _, f, _ in cazuri}
             assert any(p >= f for _, f, p in cazuri)
             assert all(s % 128 and f >= 1 and f + p < s - 2 for s, f, p in cazuri)
+            minim = cap10.LUNGIME_LUNGA["cuda" if pe_gpu else "cpu"][0]
+            assert any(s >= minim and f > 256 and p > 128 for s, f, p in cazuri), cazuri
 
 
 def test_1_solutia_si_alternative():
@@ -208,6 +231,39 @@ def test_1_greseli_de_logica():
     _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: (kv <= q) & (q - kv < f) & (kv >= p))),
              "Masca ta diferă", "jetonul")
     _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: q < 0)), "nicio pereche")
+
+
+@pytest.mark.parametrize("conditie, cuvinte", [
+    (lambda q, kv, f, p, b, h: (((kv <= q) & (q - kv < f)) | (kv < p)) & (b == 0), ("depinde de lot", "b = 1")),
+    (lambda q, kv, f, p, b, h: (((kv <= q) & (q - kv < f)) | (kv < p)) | (h > 1), ("depinde de lot", "h = 2")),
+], ids=["lotul", "capul"])
+def test_1_masca_care_depinde_de_lot_sau_cap_pe_fiecare_samanta(conditie, cuvinte, monkeypatch):
+    for seminta in SEMINTE_1:
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        _respins(cap10.exercitiul_1(_masca_cu_lot(conditie)), *cuvinte, "orice lot și orice cap")
+
+
+def test_1_masca_gresita_doar_departe_de_diagonala_pe_fiecare_samanta(monkeypatch):
+    """Prefixul văzut doar de jetoanele din primele 700 de poziții: corect pe secvențe scurte, greșit pe cea
+    lungă, care e în fiecare rulare. Cu pragul după orice secvență construită (3 000, 5 000), masca e prinsă
+    de încercarea directă, cu indici până la `INDICE_SONDA`."""
+    for seminta in SEMINTE_1:
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        # Pe cazul lung (comparat cu masca densă) sau, dacă un caz scurt vine înaintea lui, în încercarea directă.
+        mesaj = _respins(cap10.exercitiul_1(_masca_1(
+            lambda q, kv, f, p: ((kv <= q) & (q - kv < f)) | ((kv < p) & (q < 700)))), "în prefix")
+        assert "Masca ta diferă" in mesaj or "departe de începutul lor" in mesaj, mesaj
+        _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: ((kv <= q) & (q - kv < f)) | ((kv < p) & (q < 3000)))),
+                 "departe de începutul lor", "e în prefix", "fără praguri scrise de mână")
+        _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: ((kv <= q) & (q - kv < f) & (q < 5000)) | (kv < p))),
+                 "departe de începutul lor", "e în fereastra lui")
+
+
+def test_1_doua_greseli_cu_unu_nu_sunt_valori_scrise_de_mana(monkeypatch):
+    for seminta in SEMINTE_1:
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: ((kv <= q) & (q - kv <= f)) | (kv <= p))),
+                 "două greșeli cu unu", "`<`, nu `<=`", lipsa=("de mână", "nu folosește valorile"))
 
 
 def test_1_controlul_fluxului_pe_tensori():
@@ -308,15 +364,13 @@ def test_1_masca_densa_deghizata():
     _respins(cap10.exercitiul_1(construit_in_masca), "mască densă deghizată", "citește un tensor")
 
 
-def test_1_referinta_verificarii():
-    _respins(cap10.exercitiul_1(lambda f, p: cap10._referinta_1(f, p)), "_referinta_1")
-    gata = cap10._referinta_1(10, 3)
-    _respins(cap10.exercitiul_1(lambda f, p: gata), "_referinta_1", "referința verificării")
-
-    def invelita(fereastra, prefix):
-        return lambda b, h, q, kv: gata(b, h, q, kv)
-
-    _respins(cap10.exercitiul_1(invelita), "_referinta_1")
+def test_verificarile_nu_expun_o_referinta_de_chemat():
+    """Verificarea compară cu măștile dense, calculate din definiția exercițiului, și nu ține o funcție de
+    referință ca atribut al modulului: un răspuns care ar chema-o cade, cu explicația în română."""
+    assert not [nume for nume in vars(cap10) if "referinta" in nume], [n for n in vars(cap10) if "referinta" in n]
+    _respins(cap10.exercitiul_1(lambda f, p: cap10._referinta_1(f, p)), "AttributeError", "nu are atributul",
+             "_referinta_1")
+    _respins(cap10.exercitiul_2(lambda limita: cap10._referinta_2(limita)), "AttributeError", "_referinta_2")
 
 
 def test_1_bucla_fara_sfarsit(monkeypatch):
@@ -385,17 +439,29 @@ def _scor(formula):
     return raspuns
 
 
+def _scor_la(formula):
+    """Un răspuns: `formula(score, b, h, q_idx, kv_idx, limita)` ca score_mod."""
+    def raspuns(limita):
+        return lambda score, b, h, q_idx, kv_idx: formula(score, b, h, q_idx, kv_idx, limita)
+
+    return raspuns
+
+
 def test_2_faptele_exercitiului():
-    """Referința verificării, pe câteva scoruri; limitele alese sunt în intervalul anunțat."""
+    """Soluția, pe câteva scoruri; limitele alese sunt în intervalul anunțat; pozițiile-probă ating colțurile
+    (lotul și capul 7, ultimul indice al sondei)."""
     import random
 
     s = torch.tensor([-100.0, -1.0, 0.0, 0.5, 100.0])
-    y = cap10._referinta_2(5.0)(s, 0, 0, 0, 0)
+    y = softcap(5.0)(s, 0, 0, 0, 0)
     torch.testing.assert_close(y, 5.0 * torch.tanh(s / 5.0))
     assert float(y.abs().max()) <= 5.0 and abs(float(y[3]) - 0.5) < 0.01
     jos, sus = cap10.LIMITE_SOFTCAP
     for semanta in range(20):
         assert all(jos <= l <= sus for l in cap10._limite_2(random.Random(semanta)))
+        pozitii = cap10._pozitii_proba(random.Random(semanta), 50, "cpu")
+        assert {int(pozitii["b"].max()), int(pozitii["h"].max()), int(pozitii["q_idx"].max())} == {
+            7, cap10.INDICE_SONDA - 1}
 
 
 def test_2_solutia_si_alternativa():
@@ -448,14 +514,28 @@ def test_2_urmarire_tip_si_forma():
     _respins(cap10.exercitiul_2(_scor(lambda s, l: 1.0)), "număr Python", "nu un tensor")
 
 
-def test_2_depinde_de_pozitii_si_referinta():
+def test_2_depinde_de_pozitii():
     def cu_pozitii(limita):
         return lambda s, b, h, q, kv: limita * torch.tanh(s / limita) + 2.0 * (kv > 100)
 
-    _respins(cap10.exercitiul_2(cu_pozitii), "depinde și de poziții")
-    _respins(cap10.exercitiul_2(lambda limita: cap10._referinta_2(limita)), "_referinta_2")
-    gata = cap10._referinta_2(7.0)
-    _respins(cap10.exercitiul_2(lambda limita: (lambda s, b, h, q, kv: gata(s, b, h, q, kv))), "_referinta_2")
+    _respins(cap10.exercitiul_2(cu_pozitii), "alt rezultat pentru același scor la alte poziții", "kv_idx")
+
+
+SEMINTE = ("1", "2", "3", "4", "5")
+
+
+@pytest.mark.parametrize("raspuns, cuvinte", [
+    (_scor_la(lambda s, b, h, q, kv, l: l * torch.tanh(s / l) + b), ("b = ",)),
+    (_scor_la(lambda s, b, h, q, kv, l: l * torch.tanh(s / l) * (1 + h)), ("h = ",)),
+    (_scor_la(lambda s, b, h, q, kv, l: torch.where(q - kv > 1000, s, l * torch.tanh(s / l))), ("q_idx = ",)),
+    (_scor_la(lambda s, b, h, q, kv, l: torch.where(kv > 2000, s, l * torch.tanh(s / l))), ("kv_idx = ",)),
+], ids=["lotul", "capul", "departe_de_diagonala", "dupa_multe_blocuri"])
+def test_2_score_mod_care_depinde_de_lot_cap_sau_pozitie_pe_fiecare_samanta(raspuns, cuvinte, monkeypatch):
+    """Un score_mod corect la b = h = 0 și lângă diagonală, greșit în rest: respins pe fiecare sămânță, cu
+    poziția la care diferă."""
+    for seminta in SEMINTE:
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        _respins(cap10.exercitiul_2(raspuns), "alt rezultat pentru același scor la alte poziții", *cuvinte)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -485,11 +565,15 @@ def cu_searchsorted(lungimi, dispozitiv):  # alternativă: granițele cu searchs
     return create_block_mask(and_masks(cauzala, acelasi_document), 1, 1, total, total, device=dispozitiv)
 
 
-def _documente(conditie, **optiuni):
-    """Un răspuns: `conditie(ids, q, kv)` ca mask_mod, cu identificatorii documentelor capturați."""
+def _documente(conditie, h_gresit=False, **optiuni):
+    """Un răspuns: `conditie(ids, q, kv)` ca mask_mod, cu identificatorii documentelor capturați (cu `h_gresit`,
+    și toate perechile permise pentru capetele de după primul)."""
     def raspuns(lungimi, dispozitiv):
         ids = torch.repeat_interleave(torch.arange(len(lungimi)), torch.tensor(lungimi)).to(dispozitiv)
         total = sum(lungimi)
+        if h_gresit:
+            return create_block_mask(lambda b, h, q, kv: conditie(ids, q, kv) | (h > 0), None, None, total, total,
+                                     device=dispozitiv, **optiuni)
         return create_block_mask(lambda b, h, q, kv: conditie(ids, q, kv), None, None, total, total,
                                  device=dispozitiv, **optiuni)
 
@@ -510,7 +594,7 @@ def test_3_faptele_exercitiului():
         [0, 0, 1, 1, 1],
     ], dtype=torch.bool)
     assert torch.equal(cap10._densa_3([2, 3]), asteptat)
-    assert torch.equal(create_mask(cap10._referinta_3([2, 3], "cpu"), 1, 1, 5, 5, device="cpu")[0, 0], asteptat)
+    assert torch.equal(create_mask(masca_documente([2, 3], "cpu").mask_mod, 1, 1, 5, 5, device="cpu")[0, 0], asteptat)
     for semanta in range(200):
         for pe_gpu in (False, True):
             cazuri, (prima, a_doua) = cap10._cazuri_3(random.Random(semanta), pe_gpu)
@@ -519,7 +603,8 @@ def test_3_faptele_exercitiului():
             assert all(l % 128 for l in cateva) and all(sum(c) % 128 for c in cazuri)
             assert min(multe) >= 1 and max(multe) <= 40
             assert sum(prima) == sum(a_doua) == cap10.LUNGIME_RECOMPILARE["cuda" if pe_gpu else "cpu"]
-            assert len(prima) == len(a_doua) >= 3 and prima != a_doua and min(prima + a_doua) >= 20
+            # A doua împărțire are mereu alt număr de documente: o mască al cărei graf depinde de el recompilează.
+            assert len(prima) != len(a_doua) and min(len(prima), len(a_doua)) >= 3 and min(prima + a_doua) >= 20
 
 
 def test_3_solutia_si_alternativa():
@@ -614,15 +699,6 @@ def test_3_tabel_si_urmarire():
     _respins(cap10.exercitiul_3(cu_if), "`if`", "linia", "`&`")
 
 
-def test_3_referinta_verificarii():
-    def cu_referinta(lungimi, dispozitiv):
-        total = sum(lungimi)
-        return create_block_mask(cap10._referinta_3(lungimi, dispozitiv), None, None, total, total,
-                                 device=dispozitiv)
-
-    _respins(cap10.exercitiul_3(cu_referinta), "_referinta_3")
-
-
 def test_3_granite_ca_constante_python_recompileaza(monkeypatch):
     # O sămânță fixă: aceleași împărțiri la fiecare rulare, deci kernel-ul compilat vine, după prima
     # rulare pe mașină, din cache-ul lui Inductor (graful depinde aici de granițe).
@@ -641,8 +717,9 @@ def test_3_granite_ca_constante_python_recompileaza(monkeypatch):
         total = sum(lungimi)
         return create_block_mask(masca, None, None, total, total, device=dispozitiv)
 
-    _respins(cap10.exercitiul_3(cu_constante), "recompileze", "Garda căzută", "repeat_interleave",
-             "constante Python")
+    mesaj = _respins(cap10.exercitiul_3(cu_constante), "recompileze", "Garda căzută", "repeat_interleave",
+                     "numere Python", "device=dispozitiv", lipsa=("la fiecare lot",))
+    assert "documente" in mesaj
 
 
 def test_3_masca_pe_care_inductor_n_o_poate_compila(monkeypatch):
@@ -662,3 +739,100 @@ def test_3_masca_pe_care_inductor_n_o_poate_compila(monkeypatch):
 
     _respins(cap10.exercitiul_3(cauta_in_masca), "torch.compile(flex_attention)", "necompilată",
              "în afara lui mask_mod")
+
+
+def test_3_masca_care_depinde_de_lot_sau_cap_pe_fiecare_samanta(monkeypatch):
+    for seminta in ("1", "2", "3", "4", "5"):
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        _respins(cap10.exercitiul_3(_documente(lambda ids, q, kv: (ids[q] == ids[kv]) & (kv <= q), h_gresit=True)),
+                 "depinde de lot", "orice lot și orice cap")
+
+
+def test_3_fara_dispozitiv_spune_ce_sa_dai():
+    """`create_block_mask` fără `device=` pune masca pe „cuda”: pe o mașină fără GPU, mesajul spune ce lipsește
+    (nu doar „Found no NVIDIA driver”)."""
+    def fara_dispozitiv(lungimi, dispozitiv):
+        ids = torch.repeat_interleave(torch.arange(len(lungimi)), torch.tensor(lungimi))
+        total = sum(lungimi)
+        return create_block_mask(lambda b, h, q, kv: (ids[q] == ids[kv]) & (kv <= q), None, None, total, total)
+
+    if torch.cuda.is_available():
+        pytest.skip("pe o mașină cu GPU, `device=\"cuda\"` e chiar dispozitivul implicit")
+    _respins(cap10.exercitiul_3(fara_dispozitiv), "device=dispozitiv", "implicit", "\"cuda\"", "linia")
+
+
+def _cu_constante_si_intrerupere(schimba_configuratia: bool):
+    def raspuns(lungimi, dispozitiv):
+        if schimba_configuratia:
+            torch._dynamo.config.suppress_errors = True
+        inceputuri = [sum(lungimi[:i]) for i in range(len(lungimi))]
+
+        def masca(b, h, q, kv):
+            torch._dynamo.graph_break()
+            rezultat = q < 0
+            for inceput, lungime in zip(inceputuri, lungimi):
+                rezultat = rezultat | ((q >= inceput) & (q < inceput + lungime) & (kv >= inceput) & (kv <= q))
+            return rezultat
+
+        total = sum(lungimi)
+        return create_block_mask(masca, None, None, total, total, device=dispozitiv)
+
+    return raspuns
+
+
+def test_3_configuratia_schimbata_si_intreruperea_in_masca(monkeypatch):
+    """`suppress_errors` pus de funcția ta e respins și pus la loc; o întrerupere a grafului în mask_mod (care
+    ar trimite `flex_attention` compilat în modul eager, fără nicio compilare) e spusă ca atare."""
+    monkeypatch.setenv("CURS_SEMINTA", "1010")
+    inainte = torch._dynamo.config.suppress_errors
+    _respins(cap10.exercitiul_3(_cu_constante_si_intrerupere(True)), "configurația globală", "suppress_errors",
+             "Am pus configurația la loc", lipsa=("unhashable",))
+    assert torch._dynamo.config.suppress_errors == inainte
+    _respins(cap10.exercitiul_3(_cu_constante_si_intrerupere(False)), "întrerupere a grafului", "graph_break()",
+             "torch.compile(flex_attention)")
+    # Și cu `suppress_errors` pornit de o celulă de mai sus, înaintea verificării: aceeași explicație. (Nu cu
+    # `monkeypatch`: la sfârșit, el ar strica opțiunea unui `ConfigModule`.)
+    torch._dynamo.config.suppress_errors = True
+    try:
+        _respins(cap10.exercitiul_3(_cu_constante_si_intrerupere(False)), "întrerupere a grafului", "graph_break()")
+        assert torch._dynamo.config.suppress_errors is True
+    finally:
+        torch._dynamo.config.suppress_errors = inainte
+
+
+def test_3_graful_care_depinde_de_numarul_documentelor_recompileaza(monkeypatch):
+    """Granițele într-un tensor, dar cu câte un element pe document și o buclă peste documente: aceeași împărțire
+    cu alt număr de documente e alt graf. A doua împărțire a verificării are mereu alt număr de documente
+    (`test_3_faptele_exercitiului`, pe 200 de semințe); aici, drumul întreg, pe o sămânță fixă (cache-ul)."""
+    monkeypatch.setenv("CURS_SEMINTA", "1010")
+
+    def bucla_peste_documente(lungimi, dispozitiv):
+        inceputuri = torch.tensor([sum(lungimi[:i]) for i in range(len(lungimi))], device=dispozitiv)
+        capete = inceputuri + torch.tensor(lungimi, device=dispozitiv)
+        documente = len(lungimi)
+
+        def masca(b, h, q, kv):
+            rezultat = q < 0
+            for i in range(documente):
+                rezultat = rezultat | ((q >= inceputuri[i]) & (q < capete[i]) & (kv >= inceputuri[i]) & (kv <= q))
+            return rezultat
+
+        total = sum(lungimi)
+        return create_block_mask(masca, None, None, total, total, device=dispozitiv)
+
+    _respins(cap10.exercitiul_3(bucla_peste_documente), "recompileze", "numărul documentelor", "formă nouă",
+             "device=dispozitiv")
+
+
+def test_3_functia_lenta_are_limita_unei_compilari(monkeypatch):
+    """`create_block_mask(..., _compile=True)` compilează la fiecare apel al funcției tale: sub o limită de apel
+    scurtă, ca aceea a unei măști (`LIMITA_APEL_S`), ar fi respins pe o mașină încărcată. Funcția ta are limita
+    unei compilări; aici, o funcție care doarme o secundă, cu limita de apel coborâtă la 0,5 s."""
+    monkeypatch.setattr(cap10, "LIMITA_APEL_S", 0.5)
+    monkeypatch.setenv("CURS_SEMINTA", "1010")
+
+    def lenta(lungimi, dispozitiv):
+        time.sleep(1.0)
+        return masca_documente(lungimi, dispozitiv)
+
+    _acceptat(cap10.exercitiul_3(lenta))

@@ -68,6 +68,7 @@ __all__ = [
     "configuratie_dynamo_implicita",
     "OPTIUNI_DYNAMO_IMPLICITE",
     "NESCRIS",
+    "OCOLIRE_URMARIRE",
     "LIMITA_APEL_S",
     "LIMITA_VERIFICARE_S",
 ]
@@ -752,9 +753,13 @@ _REGULI_TRADUCERE: list[tuple[re.Pattern, Callable[[re.Match], str]]] = [
                 r"dimension (\d+)"),
      lambda p: f"un tensor nu se poate extinde pe dimensiunea {p[3]}: are mărimea {p[2]}, iar extinderea cere {p[1]} "
                "(se poate extinde doar o dimensiune de mărime 1)"),
-    (re.compile(r"shape '\[([^\]]*)\]' is invalid for input of size (\d+)"),
+    (re.compile(r"shape '\[([^\]]*)\]' is invalid for input of size (\d+)(?![\w*])"),
      lambda p: f"forma {_forma(p[1])} nu se potrivește cu un tensor de {format_numar(int(p[2]))} elemente: produsul "
                "dimensiunilor trebuie să fie chiar numărul elementelor"),
+    (re.compile(r"shape '\[([^\]]*)\]' is invalid for input of size (\S*?\b[su]\d+\S*)"),
+     lambda p: f"forma {_forma(p[1])}, cu mărimi scrise de mână, nu se potrivește cu un tensor al cărui număr de "
+               f"elemente depinde de o mărime dinamică (`{p[2]}`: `s…` e o mărime simbolică, de exemplu lotul, pe care "
+               "exportul sau compilarea n-o știu dinainte); ia mărimile din tensor (`x.shape[0]`) sau folosește `-1`"),
     (re.compile(r"Sizes of tensors must match except in dimension (\d+)\. Expected size (\d+) but got size (\d+) "
                 r"for tensor number (\d+)"),
      lambda p: f"tensorii lipiți (`torch.cat`) trebuie să aibă aceleași mărimi în afară de dimensiunea {p[1]}: tensorul "
@@ -990,14 +995,35 @@ def _mesaj_interzis(nume: str) -> str:
     )
 
 
+#: Mesajul pentru codul care oprește (sau schimbă) urmărirea apelurilor cu care `apeleaza` vede
+#: funcțiile interzise.
+OCOLIRE_URMARIRE = (
+    "Funcția ta schimbă `sys.setprofile`, prin care verificarea vede ce funcții chemi (ca să nu folosești "
+    "funcția cursului care dă chiar răspunsul). Așa ocolești verificarea, nu rezolvi exercițiul: scoate apelul "
+    "și scrie calculul tu."
+)
+
+
+def _amprenta_codului(cod) -> tuple:
+    """Ce face un obiect de cod, fără numele lui, fără linia și fișierul lui: instrucțiunile, numele
+    folosite, constantele (recursiv, pentru funcțiile din el) și argumentele. O copie a unei funcții
+    cu alt nume (`__code__.replace(co_name=...)`) are aceeași amprentă."""
+    constante = tuple(_amprenta_codului(c) if hasattr(c, "co_code") else (type(c).__name__, repr(c))
+                      for c in cod.co_consts)
+    return (cod.co_code, cod.co_names, constante, cod.co_argcount, cod.co_kwonlyargcount, cod.co_flags)
+
+
 def apeleaza(functie: Callable, *argumente, limita_s: float | None = LIMITA_APEL_S, ce: str | None = None,
-             interzise: dict[Callable, str] | None = None, **argumente_numite) -> Any:
+             interzise: dict[Callable, str] | None = None, paza_stricta: bool = False, **argumente_numite) -> Any:
     """Apelează codul cursantului, cu o limită de timp (`limita_s` secunde; None = fără limită).
 
     Orice excepție devine o `GresealaCursant` cu explicație (`explica_exceptie`); depășirea
     limitei, la fel. `ce` descrie apelul în mesajul despre timp („funcția ta pentru lotul 8”).
     `interzise` ({funcție: nume}) sunt funcțiile cursului care dau chiar răspunsul cerut: dacă
-    codul cursantului cheamă vreuna (direct sau printr-un alt nume), răspunsul e respins."""
+    codul cursantului cheamă vreuna (direct sau printr-un alt nume), răspunsul e respins. Cu
+    `paza_stricta` (pentru o funcție Python pură, fără profiler), și o copie a uneia dintre ele cu
+    alt obiect de cod (aceleași instrucțiuni, alt nume), și codul care oprește sau schimbă
+    `sys.setprofile`, prin care se văd apelurile."""
     if not callable(functie):
         raise GresealaCursant(
             f"Trebuia o funcție, dar am primit {type(functie).__name__}. Dă numele funcției, fără paranteze."
@@ -1007,12 +1033,24 @@ def apeleaza(functie: Callable, *argumente, limita_s: float | None = LIMITA_APEL
     coduri = {f.__code__: n for f, n in (interzise or {}).items() if hasattr(f, "__code__")}
     if functie in (interzise or {}):
         raise GresealaCursant(_mesaj_interzis(interzise[functie]))
+    amprente = {_amprenta_codului(c): n for c, n in coduri.items()} if paza_stricta else {}
+    lungimi = {(len(c.co_code), c.co_argcount) for c in coduri} if paza_stricta else set()
     folosite: list[str] = []
     profil_vechi = sys.getprofile()
+    schimba_profilul = sys.setprofile
+    urmaresc = [True]  # fals cât `apeleaza` însăși pune profilul la loc (și ea cheamă `sys.setprofile`)
     if coduri:
         def profil(cadru, eveniment, argument):
-            if eveniment == "call" and cadru.f_code in coduri:
-                folosite.append(coduri[cadru.f_code])
+            if eveniment == "call":
+                cod = cadru.f_code
+                if cod in coduri:
+                    folosite.append(coduri[cod])
+                elif lungimi and (len(cod.co_code), cod.co_argcount) in lungimi:
+                    gasita = amprente.get(_amprenta_codului(cod))
+                    if gasita is not None:
+                        folosite.append(gasita)
+            elif paza_stricta and urmaresc[0] and eveniment == "c_call" and argument is schimba_profilul:
+                folosite.append(OCOLIRE_URMARIRE)
 
         sys.setprofile(profil)
     gradient = torch.is_grad_enabled()
@@ -1027,10 +1065,14 @@ def apeleaza(functie: Callable, *argumente, limita_s: float | None = LIMITA_APEL
         raise greseala from None
     finally:
         if coduri:
+            urmaresc[0] = False
+            if paza_stricta and sys.getprofile() is not profil:
+                folosite.append(OCOLIRE_URMARIRE)
             sys.setprofile(profil_vechi)
         torch.set_grad_enabled(gradient)
     if folosite:
-        raise GresealaCursant(_mesaj_interzis(folosite[0]))
+        ocolire = OCOLIRE_URMARIRE in folosite
+        raise GresealaCursant(OCOLIRE_URMARIRE if ocolire else _mesaj_interzis(folosite[0]))
     return rezultat
 
 

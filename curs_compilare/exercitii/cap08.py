@@ -20,6 +20,8 @@ from __future__ import annotations
 import ast
 import copy
 import inspect
+import math
+import operator
 import random
 import textwrap
 
@@ -36,10 +38,13 @@ from .baza import (
     apeleaza,
     compara_tensori,
     configuratia_compilatorului,
+    cu_originalul,
     descrie_garda,
+    explica_exceptie,
     generator_aleator,
     goleste_dynamo,
     schimbari_configuratie,
+    traduce_mesaj,
     verificare,
 )
 from ..inspectie import NumaratorCompilari, motive_recompilare
@@ -95,11 +100,31 @@ def _respins(mesaj: str) -> tuple:
 
 def _in_rang(corp, *argumente):
     """Rulează `corp(*argumente)` în rang și întoarce ("bun", valoare) sau ("respins", mesaj)
-    pentru o greșeală a cursantului (mesajul ajunge în notebook)."""
+    pentru o greșeală a cursantului (mesajul ajunge în notebook). O excepție neprevăzută (a
+    verificării, sau a modelului întors, în afara apelurilor codului tău) devine tot un mesaj în
+    română, nu un traceback."""
     try:
         return ("bun", corp(*argumente))
     except GresealaCursant as greseala:
         return _respins(str(greseala))
+    except Exception as eroare:  # noqa: BLE001 - orice altceva, spus în română
+        return _respins(
+            "Verificarea s-a oprit într-un rang cu o eroare pe care n-a prevăzut-o, în timp ce lucra cu modelul "
+            "întors de tine. " + explica_exceptie(eroare, cine="Rangul")
+        )
+
+
+def _mesaj_rang_cazut(stare) -> str:
+    """Ce s-a întâmplat cu un rang oprit înainte să termine verificarea (o excepție în afara corpului
+    verificării, de exemplu la despachetarea funcției tale, sau procesul căzut), în română; textul
+    original al excepției, un singur rând, doar după explicație."""
+    if stare.fel == "eroare":
+        mesaj = (stare.mesaj or "").strip()
+        tradusa = traduce_mesaj(mesaj, stare.exceptie) if mesaj else None
+        return (f"Rangul {stare.rang} s-a oprit cu {stare.exceptie}" + (f": {tradusa}." if tradusa else ".")
+                + cu_originalul(mesaj))
+    text = stare.in_romana()
+    return text[0].upper() + text[1:] + "."
 
 
 def _ruleaza_verificarea(corp, *argumente) -> list:
@@ -120,8 +145,10 @@ def _ruleaza_verificarea(corp, *argumente) -> list:
                 "care celălalt nu vine: codul tău face ceva doar într-un rang (`if dist.get_rank() == 0:`) sau face un "
                 "număr diferit de pași în cele două ranguri."
             ) from None
+        cazut = next((s for s in eroare.stari if s.fel in ("eroare", "oprit")), None)
         raise GresealaCursant(
-            "Un rang s-a oprit cu o eroare pe care verificarea n-a prevăzut-o:\n" + str(eroare)
+            "Un rang s-a oprit înainte să termine verificarea, cu o eroare pe care verificarea n-a prevăzut-o. "
+            + (_mesaj_rang_cazut(cazut) if cazut is not None else "")
         ) from None
     except TypeError as eroare:  # funcția nu se poate trimite în ranguri
         raise GresealaCursant(str(eroare)) from None
@@ -145,6 +172,57 @@ def _gradienti_de_referinta(referinta: nn.Module, x: torch.Tensor) -> tuple[torc
         dist.all_reduce(g)
         gradienti.append(g / dist.get_world_size())
     return iesire.detach(), gradienti
+
+
+class _NumaratorCuIesiri(NumaratorCompilari):
+    """Numărătorul dat codului tău ca backend, care ține minte și nodurile autograd ale ieșirilor
+    grafurilor compilate (`marcate`, golit de verificare înaintea fiecărui pas): așa se vede dacă
+    pierderea și gradienții vin chiar din codul compilat sau dintr-un model rulat în modul eager,
+    alături de o copie compilată al cărei rezultat nu e folosit."""
+
+    def __init__(self, backend: str = "eager"):
+        super().__init__(backend)
+        self.marcate: set = set()
+
+    def __call__(self, gm, exemple_intrari):
+        ruleaza = super().__call__(gm, exemple_intrari)
+
+        def ruleaza_si_marcheaza(*argumente):
+            iesiri = ruleaza(*argumente)
+            for tensor in (iesiri if isinstance(iesiri, (list, tuple)) else (iesiri,)):
+                if isinstance(tensor, torch.Tensor) and tensor.grad_fn is not None:
+                    self.marcate.add(tensor.grad_fn)
+            return iesiri
+
+        return ruleaza_si_marcheaza
+
+
+def _sursa_iesirii(iesire: torch.Tensor, marcate: set) -> tuple[int, list[torch.Tensor]]:
+    """Ce a produs `iesire`, citit din graful ei autograd (cel pe care îl parcurge pasul înapoi):
+    câte ieșiri ale grafurilor compilate (noduri din `marcate`) ajung în ea și ce parametri
+    (`nn.Parameter`) își primesc gradientul direct dintr-o operație rulată în modul eager (un nod
+    care nu e al unui graf compilat)."""
+    if not isinstance(iesire, torch.Tensor) or iesire.grad_fn is None:
+        return 0, []
+    vazute, stiva = set(), [iesire.grad_fn]
+    compilate, eager = 0, []
+    while stiva:
+        nod = stiva.pop()
+        if nod is None or nod in vazute:
+            continue
+        vazute.add(nod)
+        din_graf = nod in marcate
+        compilate += din_graf
+        for urmator, _ in getattr(nod, "next_functions", ()):
+            if urmator is None:
+                continue
+            variabila = getattr(urmator, "variable", None)
+            if variabila is not None:
+                if not din_graf and isinstance(variabila, nn.Parameter) and all(variabila is not p for p in eager):
+                    eager.append(variabila)
+                continue
+            stiva.append(urmator)
+    return compilate, eager
 
 
 def _linii_in_grafuri(numarator) -> int:
@@ -196,7 +274,7 @@ def _corp_1(pregateste, seminta: int, backend: str):
     torch.manual_seed(seminta)
     model, latime, liniare = _secventa_aleatoare(rng)
     referinta = copy.deepcopy(model)
-    numarator = NumaratorCompilari(backend)
+    numarator = _NumaratorCuIesiri(backend)
     goleste_dynamo()
     pregatit = apeleaza(pregateste, model, numarator, limita_s=LIMITA_APEL_S, ce="funcția ta `pregateste`")
     if pregatit is None:
@@ -204,7 +282,8 @@ def _corp_1(pregateste, seminta: int, backend: str):
     if not callable(pregatit):
         raise GresealaCursant(f"`pregateste` a întors {type(pregatit).__name__}, care nu se poate chema ca un model.")
     generator = torch.Generator().manual_seed(seminta + 1 + dist.get_rank())
-    rulari_pe_pas = []
+    rulari_pe_pas, surse = [], []
+    parametri = list(model.parameters())
     for pas in range(2):
         x = torch.randn(rng.randint(3, 9), latime, generator=generator)
         iesire_ref, gradienti_ref = _gradienti_de_referinta(referinta, x)
@@ -212,8 +291,12 @@ def _corp_1(pregateste, seminta: int, backend: str):
         for p in model.parameters():
             p.grad = None
         rulari = numarator.rulari
+        numarator.marcate.clear()
         iesire = apeleaza(pregatit, x, limita_s=LIMITA_APEL_S, ce="modelul întors de `pregateste` (pasul înainte)")
         compara_tensori(iesire, iesire_ref, f"pasul înainte {pas + 1}, în rangul {dist.get_rank()}")
+        compilate, eager = _sursa_iesirii(iesire, numarator.marcate)
+        surse.append((compilate, sum(any(p is e for e in eager) for p in parametri)))
+        numarator.marcate.clear()
         apeleaza(lambda: iesire.pow(2).mean().backward(), limita_s=LIMITA_APEL_S, ce="pasul înapoi")
         rulari_pe_pas.append(numarator.rulari - rulari)
         obtinuti = [p.grad for p in model.parameters()]
@@ -249,6 +332,22 @@ def _corp_1(pregateste, seminta: int, backend: str):
             f"Grafurile compilate au mai puține straturi liniare decât modelul ({liniare}): o parte din model "
             "rulează în afara grafului. Compilează tot modelul, nu doar o bucată."
         )
+    for pas, (compilate, eager) in enumerate(surse, 1):
+        if compilate == 0:
+            raise GresealaCursant(
+                f"La pasul {pas}, grafurile compilate au rulat, dar ieșirea modelului pe care îl întorci nu vine din ele: "
+                "în graful pasului înapoi (cel pe care îl parcurge autograd) nu e niciun graf compilat, deci pierderea și "
+                "gradienții vin din modelul rulat în modul eager. E o momeală: o copie compilată rulată alături (sub "
+                "`torch.no_grad()`, într-un cârlig), al cărei rezultat nu-l folosește nimeni. Compilarea trebuie să fie "
+                "chiar calculul care dă ieșirea: întoarce modelul compilat, pus sub DDP."
+            )
+        if eager:
+            raise GresealaCursant(
+                f"La pasul {pas}, {eager} din {cu_substantiv(len(parametri), 'tensor de parametri', 'tensori de parametri')} "
+                "ai modelului își primesc gradientul din operații rulate în modul eager, nu din graful compilat: o "
+                "parte din model rulează în afara grafului (sau ieșirea amestecă modelul eager cu o copie compilată). "
+                "Compilează tot modelul și întoarce chiar modelul compilat, pus sub DDP."
+            )
     return {"grafuri": numarator.compilari, "liniare": liniare}
 
 
@@ -278,26 +377,156 @@ def exercitiul_1(pregateste) -> Rezultat:
 # Exercițiul 2: câte grafuri face DDPOptimizer
 # ---------------------------------------------------------------------------------------------
 
+_MIB = 2**20
+#: Câte cazuri încearcă exercițiul 2 (cele fixe, la limită, plus cele alese la întâmplare).
+CAZURI_2 = 45
+
+#: Cazurile fixe ale exercițiului 2, în fiecare rulare: fiecare desparte regula de una dintre
+#: variantele ei greșite (`_greselile_2`), ca verdictul să nu depindă de sămânță.
+_CAZURI_FIXE_2 = (
+    ([_MIB] * 4, 1.0),  # fiecare strat umple exact o găleată: ≥, nu >
+    ([_MIB] * 4, 2.0),  # prima găleată are limita ei, 1 MiB, oricât ar fi `galeata_mb`
+    ([_MIB - 4, 4, _MIB], 1.0),  # găleata ajunge la limită abia cu al doilea strat
+    ([3 * _MIB, 1, 1, 1], 1.0),  # ordinea: de la ultimul strat la primul
+    ([0, 3 * _MIB, 0, 0], 2.0),  # straturi fără parametri la început și la sfârșit
+    ([0, 0, 0], 1.0),  # niciun strat cu parametri: tot un graf
+    ([5 * _MIB], 1.0),  # un singur strat, mai mare decât găleata
+    ([1000] * 10, 25.0),  # totul într-o singură găleată
+    ([629_146] * 10, 1.5),  # `galeata_mb` cu zecimale: nu se rotunjește
+    ([1_000_010] * 4, 1.0),  # un MiB are 2**20 octeți, nu 10**6
+    ([524_289] * 3, 1.0),  # găleata se închide când a ajuns la limită, nu înainte să treacă de ea
+)
+
 
 def _cazuri_2(rng) -> list[tuple[list[int], float]]:
-    mib = 1024 * 1024
-    cazuri = [
-        ([mib] * 4, 1.0),  # fiecare strat umple exact o găleată
-        ([mib - 4, 4, mib], 1.0),  # găleata ajunge la limită abia cu al doilea strat
-        ([0, 3 * mib, 0, 0], 2.0),  # straturi fără parametri la început și la sfârșit
-        ([5 * mib], 1.0),  # un singur strat, mai mare decât găleata
-        ([1000] * 10, 25.0),  # totul într-o singură găleată
-    ]
-    for _ in range(40):
-        straturi = [rng.choice([0, rng.randrange(1, 4 * mib), rng.randrange(1, mib // 2)]) for _ in range(rng.randint(1, 14))]
-        cazuri.append((straturi, rng.choice([1.0, 1.5, 2.0, 3.0, 4.0, rng.uniform(1, 6)])))
+    """Cazurile exercițiului 2: cele fixe (`_CAZURI_FIXE_2`) și, până la `CAZURI_2`, altele alese la
+    întâmplare, amestecate. Găleata are cel mult trei zecimale, ca un caz să se poată scrie exact."""
+    cazuri = [(list(octeti), galeata) for octeti, galeata in _CAZURI_FIXE_2]
+    while len(cazuri) < CAZURI_2:
+        straturi = [rng.choice([0, rng.randrange(1, 4 * _MIB), rng.randrange(1, _MIB // 2)])
+                    for _ in range(rng.randint(1, 14))]
+        cazuri.append((straturi, rng.choice([1.0, 1.5, 2.0, 3.0, 4.0, round(rng.uniform(1, 6), 3)])))
     rng.shuffle(cazuri)
     return cazuri
 
 
+def _greselile_2() -> tuple:
+    """Variantele greșite ale regulii lui DDPOptimizer întâlnite cel mai des, fiecare cu sfatul care
+    numește greșeala: (funcție(octeti, galeata_mb), sfat). Regula întreagă nu e printre ele: verificarea
+    compară cu `distribuit.grafuri_prezise`, pe care funcția ta n-o poate chema."""
+
+    def galeti(octeti, galeata_mb, *, invers=True, strict=False, prima=True, goala=False, nevide=False,
+               mib=_MIB, mib_prima=_MIB, rotunjire=None):
+        galeata = rotunjire(galeata_mb) if rotunjire else galeata_mb
+        lista = [0]
+        for marime in (reversed(octeti) if invers else octeti):
+            limita = distribuit.PRIMA_GALEATA_MB * mib_prima if prima and len(lista) == 1 else galeata * mib
+            if lista[-1] > limita or (not strict and lista[-1] == limita):
+                lista.append(0)
+            lista[-1] += marime
+        if nevide:
+            return sum(1 for g in lista if g > 0)
+        if not goala and len(lista) > 1 and lista[-1] == 0:
+            lista.pop()
+        return len(lista)
+
+    def varianta(**optiuni):
+        return lambda octeti, galeata_mb: galeti(octeti, galeata_mb, **optiuni)
+
+    def inchide_inainte(octeti, galeata_mb):
+        lista = [0]
+        for marime in reversed(octeti):
+            limita = (distribuit.PRIMA_GALEATA_MB if len(lista) == 1 else galeata_mb) * _MIB
+            if lista[-1] and lista[-1] + marime > limita:
+                lista.append(0)
+            lista[-1] += marime
+        return len(lista)
+
+    def total_impartit(octeti, galeata_mb):
+        return max(1, math.ceil(sum(octeti) / (galeata_mb * _MIB)))
+
+    def total_impartit_cu_prima(octeti, galeata_mb):
+        return 1 + math.ceil(max(0, sum(octeti) - _MIB) / (galeata_mb * _MIB))
+
+    zecimale = ("`galeata_mb` poate avea zecimale (1,5 MiB, de exemplu): nu-l rotunji și nu-l trunchia "
+                "(`int(galeata_mb)`, `round`); limita e `galeata_mb * 2**20` octeți.")
+    megaocteti = ("Un MiB are 2**20 = 1 048 576 de octeți, nu 10**6 (acela e un MB): limita primei găleți e "
+                  "1 048 576 de octeți, a celorlalte `galeata_mb * 2**20`.")
+    impartire = ("Nu împărți totalul octeților la mărimea găleții: un strat nu se împarte între două găleți, iar o "
+                 "găleată se închide abia după ce a ajuns la limită, deci poate trece de ea. Parcurge straturile unul "
+                 "câte unul, de la ultimul la primul.")
+    return (
+        (varianta(invers=False), "Parcurge straturile de la ultimul la primul: în această ordine sunt gata "
+                                 "gradienții în pasul înapoi, deci în această ordine se umplu gălețile."),
+        (varianta(strict=True), "O găleată se închide când a ajuns **cel puțin** la limită (≥, nu >)."),
+        (varianta(prima=False), "Prima găleată are limita ei, 1 MiB, oricât ar fi `galeata_mb`, ca primul "
+                                "all-reduce să pornească devreme."),
+        (varianta(goala=True), "O găleată rămasă goală la sfârșit (straturi fără parametri la începutul "
+                               "modelului) nu e un graf separat: DDPOptimizer o lipește de cea de dinainte."),
+        (varianta(nevide=True), "Un model fără niciun parametru tot se compilează într-un graf: numărul de "
+                                "grafuri e cel puțin 1. Doar o găleată goală rămasă la sfârșit, după altele, nu se "
+                                "numără."),
+        (varianta(rotunjire=int), zecimale),
+        (varianta(rotunjire=round), zecimale),
+        (varianta(rotunjire=math.ceil), zecimale),
+        (varianta(mib=10**6, mib_prima=10**6), megaocteti),
+        (varianta(mib=10**6), megaocteti),
+        (total_impartit, impartire),
+        (total_impartit_cu_prima, impartire),
+        (inchide_inainte, "O găleată se închide abia după ce a ajuns la limită: stratul care o duce peste limită "
+                          "intră tot în ea (o găleată poate trece de limită). Nu începe una nouă doar pentru că "
+                          "următorul strat n-ar mai încăpea."),
+    )
+
+
+def _sfat_2(cazuri, raspunsuri, gresite: list[int], indice: int) -> str:
+    """Sfatul pentru greșeala pe care o reproduce o variantă greșită a regulii: întâi una care dă
+    toate răspunsurile tale; altfel (mai multe greșeli deodată), cea care dă răspunsul greșit arătat și
+    cele mai multe dintre răspunsurile tale greșite, măcar jumătate; altfel, sfatul general."""
+    greseli = _greselile_2()
+    for varianta, sfat in greseli:
+        if all(varianta(list(o), g) == r for (o, g), r in zip(cazuri, raspunsuri)):
+            return sfat
+    cel_mai_bun, potriviri = None, 0
+    for varianta, sfat in greseli:
+        if varianta(list(cazuri[indice][0]), cazuri[indice][1]) != raspunsuri[indice]:
+            continue
+        aici = sum(varianta(list(cazuri[i][0]), cazuri[i][1]) == raspunsuri[i] for i in gresite)
+        if aici > potriviri:
+            cel_mai_bun, potriviri = sfat, aici
+    if cel_mai_bun is not None and 2 * potriviri >= len(gresite):
+        return cel_mai_bun
+    return ("Aplică regula pas cu pas pe acest caz: de la ultimul strat la primul, adaugi octeții stratului la "
+            "găleata curentă, după ce ai început una nouă dacă cea curentă ajunsese la limită (1 MiB pentru prima, "
+            "`galeata_mb` MiB pentru celelalte); un strat nu se împarte între găleți.")
+
+
+def _numar_intreg_2(obtinut) -> int:
+    """Răspunsul funcției ca întreg Python: orice tip întreg (`int`, `numpy.int64`, un tensor întreg cu un
+    singur element) e primit; un număr cu virgulă, un bool sau altceva, nu."""
+    if isinstance(obtinut, torch.Tensor) and obtinut.dtype == torch.bool or type(obtinut).__name__ in ("bool", "bool_"):
+        raise GresealaCursant(f"`numar_grafuri` trebuie să întoarcă numărul de grafuri, un număr întreg, nu o valoare "
+                              f"de adevăr ({obtinut!r}).")
+    try:
+        return operator.index(obtinut)
+    except TypeError:
+        pass
+    if isinstance(obtinut, float) or type(obtinut).__name__.startswith("float") or (
+            isinstance(obtinut, torch.Tensor) and obtinut.is_floating_point()):
+        raise GresealaCursant(
+            f"`numar_grafuri` trebuie să întoarcă un număr întreg de grafuri (`int`), nu {type(obtinut).__name__} "
+            f"({obtinut!r}): un număr de grafuri nu are zecimale. Un rezultat cu virgulă vine de obicei dintr-o "
+            "împărțire (`/`); numără gălețile (de exemplu, `len(galeti)`)."
+        )
+    raise GresealaCursant(f"`numar_grafuri` trebuie să întoarcă un număr întreg de grafuri, "
+                          f"nu {type(obtinut).__name__} ({obtinut!r}).")
+
+
 def exercitiul_2(numar_grafuri) -> Rezultat:
-    """Verifică `numar_grafuri(octeti, galeata_mb)` pe 45 de cazuri (straturi și găleți alese la
-    întâmplare, plus câteva la limită): același număr de grafuri ca regula lui DDPOptimizer."""
+    """Verifică `numar_grafuri(octeti, galeata_mb)` pe 45 de cazuri: cele fixe, la limită, care despart
+    regula de variantele ei greșite (`_CAZURI_FIXE_2`), și altele alese la întâmplare (straturi și
+    găleți). Cere același număr de grafuri ca regula lui DDPOptimizer (`distribuit.grafuri_prezise`, pe
+    care funcția ta n-o poate chema, nici printr-o copie), ca întreg (de orice tip întreg)."""
 
     def corp():
         _cere_functie(numar_grafuri, "numar_grafuri(octeti, galeata_mb)")
@@ -307,14 +536,8 @@ def exercitiul_2(numar_grafuri) -> Rezultat:
         raspunsuri = []
         for octeti, galeata_mb in cazuri:
             obtinut = apeleaza(numar_grafuri, list(octeti), galeata_mb, limita_s=5.0, interzise=interzise,
-                               ce="funcția ta `numar_grafuri`")
-            if isinstance(obtinut, bool) or not isinstance(obtinut, int):
-                if isinstance(obtinut, float) and obtinut.is_integer():
-                    obtinut = int(obtinut)
-                else:
-                    raise GresealaCursant(f"`numar_grafuri` trebuie să întoarcă un număr întreg de grafuri, "
-                                          f"nu {type(obtinut).__name__} ({obtinut!r}).")
-            raspunsuri.append(obtinut)
+                               paza_stricta=True, ce="funcția ta `numar_grafuri`")
+            raspunsuri.append(_numar_intreg_2(obtinut))
         asteptate = [distribuit.grafuri_prezise(octeti, galeata_mb) for octeti, galeata_mb in cazuri]
         gresite = [i for i, (a, b) in enumerate(zip(raspunsuri, asteptate)) if a != b]
         if gresite and len(set(raspunsuri)) == 1:
@@ -324,58 +547,21 @@ def exercitiul_2(numar_grafuri) -> Rezultat:
                 "și `galeata_mb`."
             )
         if gresite:
-            octeti, galeata_mb = cazuri[gresite[0]]
-            obtinut, asteptat = raspunsuri[gresite[0]], asteptate[gresite[0]]
-            mib = [format_numar(o / 2**20, 3) for o in octeti]
+            # Cel mai scurt caz greșit, scris exact, ca să-l poți lipi în celula ta.
+            indice = min(gresite, key=lambda i: (len(cazuri[i][0]), sum(cazuri[i][0])))
+            octeti, galeata_mb = cazuri[indice]
+            obtinut, asteptat = raspunsuri[indice], asteptate[indice]
             raise GresealaCursant(
-                f"Greșit în {len(gresite)} din {cu_substantiv(len(cazuri), 'caz', 'cazuri')}. De exemplu, pentru straturile de {', '.join(mib)} "
-                f"MiB (în ordinea pasului înainte) și `galeata_mb={format_numar(galeata_mb, 3)}`, DDPOptimizer face "
-                f"{cu_substantiv(asteptat, 'graf', 'grafuri')}, iar funcția ta spune {obtinut}. "
-                + _sfat_2(cazuri, raspunsuri, gresite[0])
+                f"Greșit în {len(gresite)} din {cu_substantiv(len(cazuri), 'caz', 'cazuri')}. De exemplu, "
+                f"`numar_grafuri({list(octeti)!r}, {galeata_mb!r})` (octeții straturilor, în ordinea pasului "
+                f"înainte) trebuia să dea {asteptat}: DDPOptimizer face {cu_substantiv(asteptat, 'graf', 'grafuri')}, "
+                f"iar funcția ta spune {obtinut}. Poți lipi apelul în celula ta, ca să-l urmărești pas cu pas. "
+                + _sfat_2(cazuri, raspunsuri, gresite, indice)
             )
-        return ("Ai prezis corect numărul de grafuri în toate cele 45 de cazuri: o găleată se închide când "
+        return (f"Ai prezis corect numărul de grafuri în toate cele {len(cazuri)} de cazuri: o găleată se închide când "
                 "a ajuns la limită (prima la 1 MiB), iar straturile se parcurg de la ultimul la primul.")
 
     return verificare("Exercițiul 2", corp, limita_s=60.0)
-
-
-def _galeti_2(octeti, galeata_mb, *, invers=True, strict=False, prima=True, goala=False) -> int:
-    """Regula lui DDPOptimizer și variantele ei greșite cele mai des întâlnite (ca sfatul să
-    numească greșeala pe care o face răspunsul)."""
-    galeti = [0]
-    for marime in (reversed(octeti) if invers else octeti):
-        limita = (distribuit.PRIMA_GALEATA_MB if prima and len(galeti) == 1 else galeata_mb) * 2**20
-        if galeti[-1] > limita or (not strict and galeti[-1] == limita):
-            galeti.append(0)
-        galeti[-1] += marime
-    if not goala and len(galeti) > 1 and galeti[-1] == 0:
-        galeti.pop()
-    return len(galeti)
-
-
-_SFATURI_2 = (
-    ({"invers": False}, "Parcurge straturile de la ultimul la primul: în această ordine sunt gata gradienții în "
-                        "pasul înapoi, deci în această ordine se umplu gălețile."),
-    ({"strict": True}, "O găleată se închide când a ajuns **cel puțin** la limită (≥, nu >)."),
-    ({"prima": False}, "Prima găleată are limita ei, 1 MiB, oricât ar fi `galeata_mb`, ca primul all-reduce "
-                       "să pornească devreme."),
-    ({"goala": True}, "O găleată rămasă goală la sfârșit (straturi fără parametri la începutul modelului) nu e un "
-                      "graf separat: DDPOptimizer o lipește de cea de dinainte."),
-)
-
-
-def _sfat_2(cazuri, raspunsuri, indice: int) -> str:
-    """Sfatul pentru greșeala pe care o reproduce o variantă greșită a regulii: întâi una care dă
-    toate răspunsurile tale, apoi una care dă măcar răspunsul greșit arătat."""
-    for toate in (True, False):
-        for varianta, sfat in _SFATURI_2:
-            alese = cazuri if toate else [cazuri[indice]]
-            dorite = raspunsuri if toate else [raspunsuri[indice]]
-            if all(_galeti_2(o, g, **varianta) == r for (o, g), r in zip(alese, dorite)):
-                return sfat
-    return ("Aplică regula pas cu pas pe acest caz: de la ultimul strat la primul, adaugi octeții stratului la "
-            "găleata curentă, după ce ai început una nouă dacă cea curentă ajunsese la limită (1 MiB pentru prima, "
-            "`galeata_mb` MiB pentru celelalte); un strat nu se împarte între găleți.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -395,7 +581,7 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
     model = distribuit.ReteaBlocuri(latime, blocuri)
     referinta = copy.deepcopy(model)
     retea = init_device_mesh("cpu", (dist.get_world_size(),))
-    numarator = NumaratorCompilari(backend)
+    numarator = _NumaratorCuIesiri(backend)
     goleste_dynamo()
     inainte = configuratia_compilatorului()
     pregatit = apeleaza(pregateste_fsdp, model, retea, numarator, limita_s=LIMITA_APEL_S,
@@ -421,15 +607,20 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
         )
     generator = torch.Generator().manual_seed(seminta + 1 + dist.get_rank())
     lot = rng.randint(3, 9)  # același lot la fiecare pas: o formă nouă ar fi altă recompilare
-    rulari_pe_pas = []
+    rulari_pe_pas, surse = [], []
     for pas in range(2):
         x = torch.randn(lot, latime, generator=generator)
         iesire_ref, gradienti_ref = _gradienti_de_referinta(referinta, x)
         for p in model.parameters():
             p.grad = None
         rulari = numarator.rulari
+        numarator.marcate.clear()
         iesire = apeleaza(pregatit, x, limita_s=LIMITA_APEL_S, ce="modelul întors (pasul înainte)")
         compara_tensori(iesire, iesire_ref, f"pasul înainte {pas + 1}, în rangul {dist.get_rank()}", rtol=1e-4, atol=1e-5)
+        compilate, eager = _sursa_iesirii(iesire, numarator.marcate)
+        # Greutățile blocurilor (latime × latime; capul are 1 × latime) rulate în modul eager: câte blocuri.
+        surse.append((compilate, sum(tuple(p.shape) == (latime, latime) for p in eager)))
+        numarator.marcate.clear()
         apeleaza(lambda: iesire.pow(2).mean().backward(), limita_s=LIMITA_APEL_S, ce="pasul înapoi")
         rulari_pe_pas.append(numarator.rulari - rulari)
         for (nume, p), asteptat in zip(model.named_parameters(), gradienti_ref):
@@ -445,8 +636,11 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
     if schimbate:
         raise GresealaCursant(
             f"Codul tău schimbă configurația globală a compilatorului ({', '.join(f'`{s}`' for s in schimbate[:3])}). "
-            "Așa ascunzi recompilarea (de exemplu, o limită de recompilări mai mică trimite blocul în modul eager "
-            "pe tăcute), nu o repari. Repară cauza: intrarea primului bloc."
+            "Așa ascunzi recompilarea, nu o repari: de exemplu, cu o limită de recompilări mai mică, Dynamo renunță "
+            "la recompilare și rulează blocul în modul eager. Nu o face pe tăcute: scrie în jurnal un avertisment "
+            "(„torch._dynamo hit config.recompile_limit”). Doar că aici nu-l vezi: verificarea nu arată ce scriu "
+            "rangurile ei, iar rangurile pornite de uneltele capitolului (secțiunile 2–4) își coboară jurnalele lui "
+            "Dynamo la nivelul ERROR. Repară cauza: intrarea primului bloc."
         )
     intreruperi = sum(counters["graph_break"].values())
     if numarator.compilari == 0:
@@ -477,9 +671,22 @@ def _corp_3(pregateste_fsdp, seminta: int, backend: str):
     if min(rulari_pe_pas) < blocuri - 1:
         raise GresealaCursant(
             f"La un pas, doar {cu_substantiv(min(rulari_pe_pas), 'graf compilat a rulat', 'grafuri compilate au rulat')} "
-            f"pentru {blocuri} blocuri: exercițiul cere ca fiecare bloc să fie compilat (doar primul poate rămâne în "
-            "modul eager)."
+            f"pentru {blocuri} blocuri: exercițiul cere ca fiecare bloc din `model.blocuri` să fie compilat (doar "
+            "primul poate rămâne în modul eager)."
         )
+    for pas, (compilate, blocuri_eager) in enumerate(surse, 1):
+        if blocuri_eager > 1 or compilate == 0:
+            fara_grafuri = ("niciun graf compilat nu ajunge în ieșire" if compilate == 0 else
+                            f"doar {cu_substantiv(compilate, 'graf compilat ajunge', 'grafuri compilate ajung')} în ieșire")
+            raise GresealaCursant(
+                f"La pasul {pas}, grafurile compilate au rulat, dar {fara_grafuri}: în graful pasului înapoi (cel pe care "
+                f"îl parcurge autograd), {blocuri_eager} din cele {blocuri} blocuri "
+                f"{'își primește' if blocuri_eager == 1 else 'își primesc'} gradientul greutăților din operații rulate "
+                "în modul eager. E o momeală: o copie "
+                "compilată (a modelului sau a unui bloc) rulată alături, sub `torch.no_grad()` sau într-un cârlig, al "
+                "cărei rezultat nu-l folosește nimeni. Compilează chiar blocurile din `model.blocuri` (doar primul poate "
+                "rămâne în modul eager), ca ieșirea și gradienții să vină din grafurile lor."
+            )
     return {"compilari": numarator.compilari, "rulari": rulari_pe_pas[-1], "blocuri": blocuri}
 
 

@@ -55,12 +55,18 @@ __all__ = [
     "exercitiul_2",
     "exercitiul_3",
     "LOT_MAXIM",
+    "LOT_MINIM_3",
+    "LOT_MAXIM_3",
     "LIMITA_IMPACHETARE_S",
     "LIMITA_PROCES_NOU_S",
 ]
 
 #: Cel mai mare lot pe care trebuie să-l primească programul exportat (exercițiile 1 și 2).
 LOT_MAXIM = 64
+#: Loturile pe care trebuie să le primească pachetul din exercițiul 3: de la `LOT_MINIM_3` la `LOT_MAXIM_3`,
+#: cu amândouă marginile.
+LOT_MINIM_3 = 2
+LOT_MAXIM_3 = 32
 #: Cât are voie să dureze exportul (sau un apel scurt al codului tău).
 LIMITA_EXPORT_S = 120.0
 #: Cât are voie să dureze `impacheteaza` (exportul și compilarea AOTInductor: pe un procesor cu două
@@ -179,19 +185,6 @@ class ModelCuRamura(nn.Module):
         return torch.tanh(h) - 1
 
 
-def _referinta_1(model: ModelCuRamura, x: torch.Tensor) -> torch.Tensor:
-    """Ce calculează `ModelCuRamura` (referința verificării), cu ramura aleasă în graf."""
-    with torch.no_grad():
-        h = model.liniar(x)
-        return torch.where(h.sum() > 0, torch.relu(h) * 2, torch.tanh(h) - 1)
-
-
-def _ramurile_1(model: ModelCuRamura, x: torch.Tensor) -> dict[str, torch.Tensor]:
-    with torch.no_grad():
-        h = model.liniar(x)
-        return {"if": torch.relu(h) * 2, "else": torch.tanh(h) - 1}
-
-
 def _intrare_cu_semn(model: ModelCuRamura, lot: int, semn: int, generator) -> torch.Tensor:
     """O intrare de `lot` rânduri la care `h.sum()` are semnul `semn`, departe de 0 (|h.sum()| ≥ 0,2 · lot,
     ca o rotunjire diferită a sumei să nu schimbe ramura), iar sumele rândurilor au semne
@@ -209,27 +202,27 @@ def _intrare_cu_semn(model: ModelCuRamura, lot: int, semn: int, generator) -> to
     return x
 
 
-def _interzise_1() -> dict:
-    return {_referinta_1: "verificari._referinta_1"}
-
-
 def _parametri_comuni(a: nn.Module, b: nn.Module) -> int:
     ai_lui_b = {id(p) for p in b.parameters()}
     return sum(id(p) in ai_lui_b for p in a.parameters())
 
 
-def _mesaj_ramura_1(raspuns, model, obtinut, asteptat, x, semn, lot) -> str:
+def _mesaj_ramura_1(raspuns, model, obtinut, asteptat, x, semn, lot, model_primit=None) -> str:
     """De ce nu se potrivesc valorile pe intrările cu semnul `semn`: o ramură înghețată, alte
-    greutăți sau altceva (atunci, mesajul lui `compara_tensori`)."""
+    greutăți sau altceva (atunci, mesajul lui `compara_tensori`). `model` e copia cu greutățile
+    originale (ramurile se calculează cu ea), `model_primit` e modelul dat funcției tale (cu el se
+    numără parametrii comuni)."""
     ramura_buna, ramura_cealalta = ("if", "else") if semn > 0 else ("else", "if")
     conditie = "h.sum() > 0" if semn > 0 else "h.sum() ≤ 0"
     cod = {"if": "torch.relu(h) * 2", "else": "torch.tanh(h) - 1"}
-    ramuri = _ramurile_1(model, x)
+
     def la_fel(a, b):
-        return isinstance(a, torch.Tensor) and a.shape == b.shape and torch.allclose(a, b, rtol=1e-4, atol=1e-5)
+        return (isinstance(a, torch.Tensor) and a.shape == b.shape and a.dtype == b.dtype and a.device == b.device
+                and torch.allclose(a, b, rtol=1e-4, atol=1e-5))
 
     with torch.no_grad():
         h = model.liniar(x)
+        ramuri = {"if": torch.relu(h) * 2, "else": torch.tanh(h) - 1}
         pe_element = torch.where(h > 0, ramuri["if"], ramuri["else"])
         pe_rand = torch.where(h.sum(dim=-1, keepdim=True) > 0, ramuri["if"], ramuri["else"])
     for varianta, ce in ((pe_element, "fiecare element (`h > 0`)"), (pe_rand, "fiecare rând (`h.sum(dim=-1) > 0`)")):
@@ -253,7 +246,9 @@ def _mesaj_ramura_1(raspuns, model, obtinut, asteptat, x, semn, lot) -> str:
         mesaj = str(greseala)
     else:  # pragma: no cover - apelată doar când valorile diferă
         mesaj = "Valorile diferă."
-    if _parametri_comuni(raspuns, model) == 0:
+    la_fel_de_forma = (isinstance(obtinut, torch.Tensor) and obtinut.shape == asteptat.shape
+                       and obtinut.dtype == asteptat.dtype)
+    if la_fel_de_forma and _parametri_comuni(raspuns, model_primit if model_primit is not None else model) == 0:
         mesaj += (" Modulul tău nu folosește niciun parametru al modelului primit: are alte greutăți. Folosește "
                   "chiar stratul `model.liniar` (de exemplu, ține-l ca atribut: `self.liniar = model.liniar`).")
     return mesaj
@@ -267,6 +262,13 @@ def exercitiul_1(rescrie) -> Rezultat:
     schimbă greutățile modelului primit și verifică că modulul tău le vede (parametrii comuni, nu o
     copie)."""
 
+    def calcul_referinta(model: ModelCuRamura, x: torch.Tensor) -> torch.Tensor:
+        # Ce calculează `ModelCuRamura`, cu ramura aleasă în graf. E definită aici, nu în modul: codul
+        # tău n-o poate chema (`verificari.…` nu o are).
+        with torch.no_grad():
+            h = model.liniar(x)
+            return torch.where(h.sum() > 0, torch.relu(h) * 2, torch.tanh(h) - 1)
+
     def corp():
         _cere_functie(rescrie, "rescrie(model)")
         rng = generator_aleator()
@@ -276,9 +278,8 @@ def exercitiul_1(rescrie) -> Rezultat:
             model = ModelCuRamura(intrare, iesire).eval()
         referinta = copy.deepcopy(model)
         generator = _cu_seminta(rng)
-        interzise = _interzise_1()
 
-        raspuns = apeleaza(rescrie, model, limita_s=LIMITA_EXPORT_S, interzise=interzise, ce="funcția ta `rescrie`")
+        raspuns = apeleaza(rescrie, model, limita_s=LIMITA_EXPORT_S, ce="funcția ta `rescrie`")
         if raspuns is None:
             raise GresealaCursant("`rescrie` a întors None: ai uitat `return`? Trebuia să întorci un `nn.Module`.")
         if not isinstance(raspuns, nn.Module):
@@ -294,13 +295,24 @@ def exercitiul_1(rescrie) -> Rezultat:
         try:
             with fara_jurnale_torch():
                 program = apeleaza(torch.export.export, raspuns, (exemplu.clone(),), strict=False,
-                                   dynamic_shapes=({0: lot},), limita_s=LIMITA_EXPORT_S, interzise=interzise,
+                                   dynamic_shapes=({0: lot},), limita_s=LIMITA_EXPORT_S,
                                    ce="exportul modulului tău")
         except GresealaCursant as greseala:
             eroare = greseala.exceptie
             if eroare is None:
                 raise
             mesaj = _mesaj_refuz_export(eroare, "modulului tău")
+            if mesaj is None and _marime_simbolica(eroare):
+                linie = linia_cursantului(eroare)
+                unde = f" la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else ""
+                raise GresealaCursant(
+                    f"Exportul modulului tău s-a oprit{unde}: l-am exportat cu lotul dinamic (exemplul avea lotul "
+                    f"{lot_exemplu}), deci exportul urmărește lotul ca pe o mărime simbolică (`s…`), nu ca pe un număr, "
+                    f"ca programul să meargă pentru orice lot de la 1 la {LOT_MAXIM}. Codul tău presupune o mărime "
+                    "scrisă de mână (`reshape(4, -1)`, `torch.zeros(4, …)`), care se potrivește doar cu unele loturi. "
+                    "Ia mărimile din tensor (`x.shape[0]`) sau folosește `-1`."
+                    f"{cu_originalul(traduce_exceptie(eroare))}"
+                ) from None
             if mesaj is None:
                 raise
             categorie, _ = export09.categorie_refuz(eroare)
@@ -326,7 +338,7 @@ def exercitiul_1(rescrie) -> Rezultat:
         for semn in (1, -1):
             for n in loturi:
                 x = _intrare_cu_semn(referinta, n, semn, generator)
-                asteptat = _referinta_1(referinta, x)
+                asteptat = calcul_referinta(referinta, x)
                 obtinut, eroare = _ruleaza_programul(modul_exportat, x.clone())
                 if eroare is not None:
                     if _e_garda(eroare):
@@ -342,7 +354,8 @@ def exercitiul_1(rescrie) -> Rezultat:
                 try:
                     compara_tensori(obtinut, asteptat, rtol=1e-4, atol=1e-5)
                 except GresealaCursant:
-                    raise GresealaCursant(_mesaj_ramura_1(raspuns, referinta, obtinut, asteptat, x, semn, n)) from None
+                    raise GresealaCursant(_mesaj_ramura_1(raspuns, referinta, obtinut, asteptat, x, semn, n,
+                                                          model_primit=model)) from None
                 verificate.append(n)
 
         # 3. Parametrii modelului primit, nu o copie: schimb greutățile, modulul tău trebuie să le vadă.
@@ -353,13 +366,13 @@ def exercitiul_1(rescrie) -> Rezultat:
             n = rng.randint(2, 9)
             x = _intrare_cu_semn(model, n, semn, generator)
             with torch.no_grad(), fara_jurnale_torch():
-                obtinut = apeleaza(raspuns, x.clone(), limita_s=LIMITA_EXPORT_S, interzise=interzise,
+                obtinut = apeleaza(raspuns, x.clone(), limita_s=LIMITA_EXPORT_S,
                                    ce="modulul tău (rulat normal, după ce am schimbat greutățile modelului)")
-            asteptat = _referinta_1(model, x)
+            asteptat = calcul_referinta(model, x)
             if isinstance(obtinut, torch.Tensor) and obtinut.shape == asteptat.shape and torch.allclose(
                     obtinut, asteptat, rtol=1e-4, atol=1e-5):
                 continue
-            vechi = _referinta_1(referinta, x)
+            vechi = calcul_referinta(referinta, x)
             if isinstance(obtinut, torch.Tensor) and obtinut.shape == vechi.shape and torch.allclose(
                     obtinut, vechi, rtol=1e-4, atol=1e-5):
                 raise GresealaCursant(
@@ -380,6 +393,18 @@ def exercitiul_1(rescrie) -> Rezultat:
         )
 
     return verificare("Exercițiul 1", corp, limita_s=240.0)
+
+
+def _marime_simbolica(eroare: BaseException) -> bool:
+    """Adevărat dacă mesajul excepției (sau al celor din care provine) pomenește o mărime simbolică a
+    exportului (`s77`, `2*s77`): o operație a căzut pe lotul dinamic."""
+    vazute = set()
+    while eroare is not None and id(eroare) not in vazute:
+        vazute.add(id(eroare))
+        if re.search(r"(?<![\w.])\d*\*?s\d+\b", str(eroare)):
+            return True
+        eroare = eroare.__cause__ or eroare.__context__
+    return False
 
 
 def _din_modelul_original(eroare: BaseException) -> bool:
@@ -523,6 +548,17 @@ def _model_2(rng) -> tuple[ReteaTransformer, int]:
     return model, lungime
 
 
+def _forma_exemplu_2(rng, lungime_maxima: int) -> tuple[int, int]:
+    """Forma exemplului cu care se exportă (lot × lungime), cu lotul diferit de lungime în fiecare rulare: un
+    singur `Dim` pus pe amândouă dimensiunile e atunci refuzat chiar de export, cu explicația lui, nu abia
+    de o formă oarecare, după sămânță."""
+    lot = rng.randint(2, 8)
+    lungime = rng.randint(2, lungime_maxima - 1)
+    while lungime == lot:
+        lungime = rng.randint(2, lungime_maxima - 1)
+    return lot, lungime
+
+
 def exercitiul_2(forme_dinamice) -> Rezultat:
     """Verifică `forme_dinamice(lungime_maxima)`: primește lungimea maximă a unui `ReteaTransformer`
     mic (mărimi alese la întâmplare; înglobarea pozițiilor are `lungime_maxima` rânduri) și întoarce
@@ -542,7 +578,7 @@ def exercitiul_2(forme_dinamice) -> Rezultat:
         if problema:
             raise GresealaCursant(problema)
 
-        forma_exemplu = (rng.randint(2, 8), rng.randint(2, lungime_maxima - 1))
+        forma_exemplu = _forma_exemplu_2(rng, lungime_maxima)
         exemplu = torch.randint(vocabular, forma_exemplu, generator=generator)
         try:
             with fara_jurnale_torch(), limita_timp(LIMITA_EXPORT_S, "exportul modelului"):
@@ -621,16 +657,19 @@ def exercitiul_2(forme_dinamice) -> Rezultat:
 #: Cu `AOTI_RUNTIME_CHECK_INPUTS=1`, pachetul verifică formele intrărilor (fără, un pachet cu lotul
 #: fixat primește orice lot, fără eroare, și dă valori greșite: măsurat pe torch 2.14.1, pe procesor).
 _SCRIPT_PROCES_NOU = r"""
-import sys, warnings
+import os, signal, sys, warnings
 warnings.simplefilter("ignore")
 import torch
 pachet, cale_intrari, cale_rezultate = sys.argv[1:4]
 rezultat = {"incarcare": None, "iesiri": []}
+if os.environ.get("CURS_AOTI_ESEC_SIMULAT", "").strip():  # oprirea la încărcare, simulată ca în capitol
+    os.kill(os.getpid(), signal.SIGSEGV)
 try:
     model = torch._inductor.aoti_load_package(pachet)
 except Exception as e:
     rezultat["incarcare"] = type(e).__name__ + ": " + str(e)
 else:
+    print("INCARCAT", flush=True)
     for x in torch.load(cale_intrari):
         try:
             with torch.no_grad():
@@ -750,14 +789,68 @@ def _explica_aoti(text: str, lot_exemplu: int) -> str:
                     "`forward`; pentru un `nn.Sequential`, `input`) sau `({0: Dim(\"lot\", max=64)},)`.")
         return (f"pachetul cere mărimea {asteptat} pe dimensiunea {dim} a intrării, iar intrarea modelului primit are "
                 f"{primit}: e pachetul altui model. Exportă chiar modelul primit.")
-    interval = re.search(r"dim value is too (small|large) at (\d+), expected it to be (>=|<=) (\d+), but got: (\d+)", text)
+    interval = re.search(r"dim value is too (small|large) at (\d+), expected (?:it )?to be (>=|<=) (\d+), but got: (\d+)",
+                         text)
     if interval:
         _, dim, relatie, limita, primit = interval.groups()
-        fel = "minimul" if relatie == ">=" else "maximul"
-        return (f"pachetul refuză {primit} pe dimensiunea {dim}: la export ai declarat {fel} {limita}. Verificarea "
-                f"încearcă loturi de la 2 la 32 (pe lângă lotul exemplului, {lot_exemplu}); lasă lotul să fie cel "
-                "puțin atât de mare.")
-    return f"pachetul s-a oprit cu o eroare.{cu_originalul(text)}"
+        if relatie == ">=":
+            return (f"pachetul refuză lotul {primit}: la export ai declarat pentru dimensiunea {dim} minimul {limita}. "
+                    f"Verificarea încearcă loturile de la {LOT_MINIM_3} la {LOT_MAXIM_3}, cu amândouă marginile (pe lângă "
+                    f"lotul exemplului, {lot_exemplu}): minimul lotului trebuie să fie cel mult {LOT_MINIM_3}. Lasă-l "
+                    "implicit: `Dim(\"lot\", max=64)`.")
+        return (f"pachetul refuză lotul {primit}: la export ai declarat pentru dimensiunea {dim} maximul {limita}. "
+                f"Verificarea încearcă loturile de la {LOT_MINIM_3} la {LOT_MAXIM_3}, cu amândouă marginile (pe lângă "
+                f"lotul exemplului, {lot_exemplu}): maximul lotului trebuie să fie cel puțin {LOT_MAXIM_3}, de exemplu "
+                "`Dim(\"lot\", max=64)`.")
+    tip = re.search(r"unmatched dtype, expected: (\d+)\(at::k(\w+)\), but got: (\d+)", text)
+    if tip:
+        asteptat = _TIPURI_ATEN.get(tip.group(2), tip.group(2))
+        primit = _TIPURI_ATEN.get(_CODURI_ATEN.get(int(tip.group(3)), ""), f"tipul cu codul {tip.group(3)}")
+        return (f"pachetul cere intrări {asteptat}, iar modelul primit lucrează cu {primit}: ai convertit modelul sau "
+                "exemplul (`.double()`, `.half()`) înainte de export. AOTInductor compilează codul pentru tipul de date "
+                "din export; exportă chiar modelul primit, cu exemplul primit, fără conversii.")
+    return f"pachetul s-a oprit cu o eroare pe care verificarea n-o recunoaște.{cu_originalul(text)}"
+
+
+#: Numele tipurilor de date din mesajele lui AOTInductor („at::kDouble”) și codurile lor numerice.
+_TIPURI_ATEN = {"Float": "torch.float32", "Double": "torch.float64", "Half": "torch.float16",
+                "BFloat16": "torch.bfloat16", "Long": "torch.int64", "Int": "torch.int32", "Bool": "torch.bool"}
+_CODURI_ATEN = {3: "Int", 4: "Long", 5: "Half", 6: "Float", 7: "Double", 11: "Bool", 15: "BFloat16"}
+
+
+def _loturi_3(rng, lot_exemplu: int) -> list[int]:
+    """Loturile pe care rulează pachetul în procesul nou: lotul exemplului, marginile intervalului cerut
+    (`LOT_MINIM_3` și `LOT_MAXIM_3`, în fiecare rulare: un `Dim` cu minimul sau maximul greșit cade pe ele) și,
+    până la cinci loturi, altele dintre ele, alese la întâmplare."""
+    margini = [n for n in (LOT_MINIM_3, LOT_MAXIM_3) if n != lot_exemplu]
+    altele = rng.sample([n for n in range(LOT_MINIM_3 + 1, LOT_MAXIM_3) if n != lot_exemplu], 4 - len(margini))
+    return [lot_exemplu, *margini, *altele]
+
+
+def _cere_intervalul_3(loturi: list[int], iesiri: list, lot_exemplu: int) -> None:
+    """Loturile refuzate de pachet pentru că ies din intervalul declarat la export, spuse toate odată: un
+    minim prea mare și un maxim prea mic se văd amândouă, pe marginile intervalului cerut."""
+    refuzate = []
+    for n, (fel, valoare) in zip(loturi, iesiri):
+        potrivire = re.search(r"dim value is too (?:small|large) at 0, expected (?:it )?to be (>=|<=) (\d+)", str(valoare))
+        if fel == "eroare" and potrivire:
+            refuzate.append((n, potrivire.group(1), int(potrivire.group(2))))
+    if not refuzate:
+        return
+    parti, sfaturi = [], []
+    for relatie, nume, sfat in ((">=", "minimul", f"minimul lotului trebuie să fie cel mult {LOT_MINIM_3}"),
+                                ("<=", "maximul", f"maximul lotului trebuie să fie cel puțin {LOT_MAXIM_3}")):
+        aici = sorted(n for n, r, _ in refuzate if r == relatie)
+        if aici:
+            limita = next(l for _, r, l in refuzate if r == relatie)
+            parti.append(f"{'lotul' if len(aici) == 1 else 'loturile'} {', '.join(map(str, aici))} (ai declarat la "
+                         f"export {nume} {limita})")
+            sfaturi.append(sfat)
+    raise GresealaCursant(
+        f"În procesul nou, pachetul tău refuză {' și '.join(parti)}. Verificarea încearcă loturile de la "
+        f"{LOT_MINIM_3} la {LOT_MAXIM_3}, cu amândouă marginile, pe lângă lotul exemplului ({lot_exemplu}): "
+        f"{' și '.join(sfaturi)}. Lasă minimul implicit și pune un maxim larg: `Dim(\"lot\", max=64)`."
+    )
 
 
 def _ruleaza_in_proces_nou(cale: Path, intrari: list[torch.Tensor]) -> tuple[dict, float]:
@@ -778,6 +871,20 @@ def _ruleaza_in_proces_nou(cale: Path, intrari: list[torch.Tensor]) -> tuple[dic
                 "l-am oprit."
             ) from None
         secunde = time.perf_counter() - inceput
+        if proces.returncode < 0 and "INCARCAT" not in proces.stdout:
+            import signal
+
+            try:
+                semnal = signal.Signals(-proces.returncode).name
+            except ValueError:
+                semnal = f"semnalul {-proces.returncode}"
+            raise GresealaCursant(
+                f"Nu-ți pot verifica pachetul pe mașina asta: procesul nou s-a oprit cu {semnal} chiar la încărcare "
+                f"(`aoti_load_package`), înainte de orice apel, pe torch {torch.__version__}. Nu e o greșeală a ta: pe "
+                "unele combinații de versiuni (torch, compilatorul C++, bibliotecile sistemului), încărcarea oricărui "
+                "pachet AOTInductor oprește procesul; proba din secțiunea 4 a capitolului spune dacă mașina ta e una "
+                "dintre ele. Încearcă exercițiul pe altă mașină (de exemplu pe procesor, fără GPU)."
+            )
         if proces.returncode != 0 or not cale_rezultate.is_file():
             ultimele = [r for r in (proces.stderr or proces.stdout).strip().splitlines() if r.strip()][-3:]
             raise GresealaCursant(
@@ -792,8 +899,9 @@ def exercitiul_3(impacheteaza) -> Rezultat:
     lățimi alese la întâmplare), o intrare-exemplu (lot × intrare) și un dosar gol, creat de
     verificare, și întoarce calea unui pachet AOTInductor (`.pt2`) scris în acel dosar. Verificarea
     încarcă pachetul într-un proces Python nou (`aoti_load_package`, cu verificarea formelor
-    intrărilor pornită), îl rulează pe lotul exemplului și pe alte trei loturi, între 2 și 32, și
-    compară cu modelul original rulat normal. Nu construiește niciun pachet de referință."""
+    intrărilor pornită), îl rulează pe lotul exemplului, pe marginile intervalului cerut (2 și 32) și pe
+    alte două loturi dintre ele și compară cu modelul original rulat normal. Nu construiește niciun pachet
+    de referință."""
 
     def corp():
         _cere_functie(impacheteaza, "impacheteaza(model, exemplu, dosar)")
@@ -805,14 +913,26 @@ def exercitiul_3(impacheteaza) -> Rezultat:
         exemplu = torch.randn(lot_exemplu, intrare, generator=generator)
         dosar = Path(tempfile.mkdtemp(prefix="curs09_pachet_")).resolve()
         try:
-            with fara_jurnale_torch():
-                cale = apeleaza(impacheteaza, model, exemplu.clone(), str(dosar), limita_s=LIMITA_IMPACHETARE_S,
-                                ce="funcția ta `impacheteaza`")
+            try:
+                with fara_jurnale_torch():
+                    cale = apeleaza(impacheteaza, model, exemplu.clone(), str(dosar), limita_s=LIMITA_IMPACHETARE_S,
+                                    ce="funcția ta `impacheteaza`")
+            except GresealaCursant as greseala:
+                afara = re.search(r"(\d+) not in range \[(-?\d+), (\S+?)\]", str(greseala.exceptie or ""))
+                if afara is None:
+                    raise
+                raise GresealaCursant(
+                    f"Exportul a refuzat exemplul primit: lotul lui, {afara.group(1)}, nu e în intervalul declarat de "
+                    f"tine pentru lot, [{afara.group(2)}, {afara.group(3)}]. Pachetul trebuie să primească loturile de la "
+                    f"{LOT_MINIM_3} la {LOT_MAXIM_3} (și lotul exemplului, de la 2 la 8): lasă minimul implicit și pune "
+                    f"un maxim de cel puțin {LOT_MAXIM_3}, de exemplu `Dim(\"lot\", max=64)`."
+                    f"{cu_originalul(traduce_exceptie(greseala.exceptie))}"
+                ) from None
             cale = _cale_pachet(cale, dosar)
             fel = _felul_fisierului(cale)
             if fel != "aoti":
                 raise GresealaCursant(f"Fișierul întors, `{cale.name}`, e {_NU_E_AOTI[fel]}")
-            loturi = [lot_exemplu, *rng.sample([n for n in range(2, 33) if n != lot_exemplu], 3)]
+            loturi = _loturi_3(rng, lot_exemplu)
             intrari = [exemplu.clone(), *(torch.randn(n, intrare, generator=generator) for n in loturi[1:])]
             rezultat, secunde = _ruleaza_in_proces_nou(cale, intrari)
             marime = cale.stat().st_size
@@ -824,6 +944,7 @@ def exercitiul_3(impacheteaza) -> Rezultat:
                 f"Procesul nou n-a putut încărca pachetul cu `torch._inductor.aoti_load_package`."
                 f"{cu_originalul(rezultat['incarcare'])} Scrie pachetul cu `torch._inductor.aoti_compile_and_package`."
             )
+        _cere_intervalul_3(loturi, rezultat["iesiri"], lot_exemplu)
         for indice, (n, x, (fel, valoare)) in enumerate(zip(loturi, intrari, rezultat["iesiri"])):
             unde = f"lotul exemplului ({n})" if indice == 0 else f"lotul {n}"
             if fel == "eroare":

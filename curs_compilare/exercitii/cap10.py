@@ -14,11 +14,16 @@
   lui aflate înaintea lui sau chiar pe poziția lui.
 
 Fiecare verificare alege la întâmplare mărimile, fereastra, prefixul, limitele și împărțirile în
-documente (altele la fiecare rulare; `CURS_SEMINTA=…` în mediu le fixează) și verifică principiul,
-nu doar o valoare: masca se calculează din indici (fără un tabel S × S ascuns în funcție), masca pe
-blocuri sare peste tot atâtea blocuri cât se poate, iar o împărțire nouă în documente nu
-recompilează `flex_attention` compilat. Codul tău se apelează numai prin `apeleaza` (din `baza`), cu
-o limită de timp; o greșeală devine o explicație în română, nu un traceback.
+documente (altele la fiecare rulare; `CURS_SEMINTA=…` în mediu le fixează), dar cazurile care decid
+verdictul sunt în fiecare rulare: mai multe loturi și capete (o funcție care depinde de `b` sau de `h`
+se vede), o secvență lungă, de multe blocuri (o greșeală departe de diagonală se vede), o a doua
+împărțire cu alt număr de documente. Verifică principiul, nu doar o valoare: masca se calculează din
+indici (fără un tabel S × S ascuns în funcție), masca pe blocuri sare peste tot atâtea blocuri cât se
+poate, iar o împărțire nouă în documente nu recompilează `flex_attention` compilat. Verificarea nu
+ține nicio funcție de referință pe care codul tău s-o poată chema: compară cu măștile dense, calculate
+din definiția exercițiului. Codul tău se apelează numai prin `apeleaza` (din `baza`), cu o limită de
+timp, și nu are voie să schimbe configurația compilatorului; o greșeală devine o explicație în română,
+nu un traceback.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from .baza import (
     Rezultat,
     apeleaza,
     compara_tensori,
+    configuratia_compilatorului,
     configuratie_dynamo_implicita,
     cu_originalul,
     descrie_garda,
@@ -50,6 +56,7 @@ from .baza import (
     generator_aleator,
     linia_cursantului,
     numar_precis,
+    schimbari_configuratie,
     traduce_exceptie,
     verificare,
 )
@@ -62,7 +69,11 @@ __all__ = [
     "LIMITA_APEL_S",
     "LIMITA_COMPILARE_S",
     "LIMITE_SOFTCAP",
+    "LUNGIME_LUNGA",
     "LUNGIME_RECOMPILARE",
+    "LOTURI_PROBA",
+    "CAPETE_PROBA",
+    "INDICE_SONDA",
 ]
 
 #: Cât are voie să dureze un apel al codului tău (funcția ta, o mască pe toate pozițiile).
@@ -75,7 +86,7 @@ LIMITE_SOFTCAP = (2.5, 40.0)
 
 _LIMITA_1_S = 120.0
 _LIMITA_2_S = 120.0
-_LIMITA_3_S = LIMITA_COMPILARE_S + 180.0
+_LIMITA_3_S = 3 * LIMITA_COMPILARE_S
 
 _numar_compilari = itertools.count()
 
@@ -113,7 +124,7 @@ def _tolerante(dispozitiv: torch.device) -> tuple[float, float]:
 @contextlib.contextmanager
 def _mediu_flex(fara_dynamo: bool = False):
     """Cât ține blocul: fără avertismentele și jurnalele lui PyTorch, cu opțiunile lui Dynamo
-    implicite (oricum le-ar fi lăsat o celulă de mai sus), cu produsele de matrice float32 exacte
+    implicite (oricum le-ar fi lăsat o celulă de mai sus, și fără `suppress_errors`), cu produsele de matrice float32 exacte
     (fără TF32) și cu `flex_attention` pe drumul lui obișnuit (nu pe cel de depanare, pe care îl
     poate porni o celulă). Cu `fara_dynamo`, chiar pe drumul de depanare: `flex_attention` necompilat
     rulează atunci funcția cursantului direct, prin `vmap`, fără s-o urmărească întâi Dynamo (aceleași
@@ -130,7 +141,9 @@ def _mediu_flex(fara_dynamo: bool = False):
         if are_depanare:
             modul._FLEX_ATTENTION_DISABLE_COMPILE_DEBUG = fara_dynamo
         torch.set_float32_matmul_precision("highest")
-        with fara_jurnale_torch(), configuratie_dynamo_implicita():
+        # `suppress_errors=False`: o celulă de mai sus care l-a pornit ar transforma erorile compilării în rulări
+        # eager, fără niciun mesaj, iar verificarea n-ar mai vedea ce compilează.
+        with fara_jurnale_torch(), configuratie_dynamo_implicita(suppress_errors=False):
             yield
     finally:
         if are_depanare:
@@ -346,17 +359,6 @@ def _fara_tabel_capturat(mod, lungime: int, fel: str) -> None:
             raise GresealaCursant(_mesaj_tabel(fel, ce, forma, elemente, lungime, capturat=True))
 
 
-def _fara_referinta(mod, coduri_referinta: dict, cine: str) -> None:
-    """Respinge o funcție care este (sau cheamă, prin închideri) referința privată a verificării."""
-    _, coduri = _ce_atinge(mod)
-    for cod, nume in coduri_referinta.items():
-        if cod in coduri:
-            raise GresealaCursant(
-                f"Funcția întoarsă de `{cine}` folosește `{nume}`, funcția cursului care dă chiar răspunsul "
-                "(referința verificării). Exercițiul îți cere să-l scrii tu."
-            )
-
-
 def _e_batched(tensor: torch.Tensor) -> bool:
     functie = getattr(getattr(torch._C, "_functorch", None), "is_batchedtensor", None)
     try:
@@ -520,40 +522,109 @@ def _prin_flex(eroare: BaseException | None) -> bool:
     return False
 
 
-def _apeleaza_cursantul(functie, *argumente, ce: str, interzise: dict, fel: str):
-    """Funcția ta (`fereastra_cu_prefix`, `softcap`, `masca_documente`), prin `apeleaza`; dacă ea cheamă
-    FlexAttention (de exemplu `create_block_mask`), erorile de urmărire ale măștii sunt explicate."""
+def _fara_cuda_implicit(eroare: BaseException | None, dispozitiv) -> str | None:
+    """Explicația pentru o eroare din funcția ta care vine din dispozitiv: `create_block_mask` fără
+    `device=` (implicit „cuda”) pe o mașină fără GPU, sau tensori ai măștii pe alt dispozitiv decât cel
+    primit; None altfel."""
+    text = ""
+    while eroare is not None and len(text) < 4000:
+        text += f" {eroare}"
+        eroare = eroare.__cause__ or eroare.__context__
+    if dispozitiv.type == "cpu" and re.search(r"NVIDIA driver|not compiled with CUDA|CUDA driver|no CUDA GPUs|"
+                                               r"cuda(?:Get|Malloc)|device=cuda", text, re.I):
+        return ("Funcția ta a cerut GPU-ul (CUDA), dar verificarea rulează pe procesor: `create_block_mask` pune masca, "
+                "implicit, pe `\"cuda\"`. Dă-i dispozitivul primit, `create_block_mask(..., device=dispozitiv)`, și pune "
+                "pe el și tensorii tăi (`torch.arange(..., device=dispozitiv)`).")
+    if re.search(r"same device|different device|device mismatch|indices should be either on cpu", text, re.I):
+        return (f"Tensorii măștii tale sunt pe alt dispozitiv decât cel primit ({dispozitiv}): pune pe `dispozitiv` "
+                "tot ce capturează mask_mod-ul (de exemplu, `torch.arange(len(lungimi), device=dispozitiv)` și "
+                "`torch.tensor(lungimi, device=dispozitiv)`) și dă-l și lui `create_block_mask(..., device=dispozitiv)`.")
+    return None
+
+
+def _apeleaza_cursantul(functie, *argumente, ce: str, interzise: dict | None, fel: str,
+                        limita_s: float | None = None, dispozitiv=None):
+    """Funcția ta (`fereastra_cu_prefix`, `softcap`, `masca_documente`), prin `apeleaza`, cu limita de timp
+    `limita_s` (implicit `LIMITA_APEL_S`); dacă ea cheamă FlexAttention (de exemplu `create_block_mask`),
+    erorile de urmărire ale măștii sunt explicate, iar cele de dispozitiv spun ce să-i dai. Funcția ta nu
+    are voie să schimbe configurația globală a compilatorului (de exemplu `suppress_errors`, care ar ascunde
+    erorile compilării): o schimbare e pusă la loc și respinsă."""
+    inainte = configuratia_compilatorului()
     try:
         with fara_jurnale_torch():
-            return apeleaza(functie, *argumente, limita_s=LIMITA_APEL_S, interzise=interzise, ce=ce)
+            rezultat = apeleaza(functie, *argumente, limita_s=limita_s or LIMITA_APEL_S, interzise=interzise, ce=ce)
     except GresealaCursant as greseala:
+        _pune_configuratia(inainte, schimbari_configuratie(inainte))
+        dispozitivul_gresit = _fara_cuda_implicit(greseala.exceptie, dispozitiv) if dispozitiv is not None else None
+        if dispozitivul_gresit:
+            linie = linia_cursantului(greseala.exceptie)
+            unde = f" (la linia {linie[0]}, `{linie[1]}`)" if linie and linie[1] else ""
+            raise GresealaCursant(f"{dispozitivul_gresit[:-1]}{unde}."
+                                  f"{cu_originalul(traduce_exceptie(greseala.exceptie))}") from None
         if not _prin_flex(greseala.exceptie):
             raise
         raise _explica_urmarirea(greseala, fel) from None
+    schimbate = schimbari_configuratie(inainte)
+    if schimbate:
+        _pune_configuratia(inainte, schimbate)
+        raise GresealaCursant(
+            f"{ce[0].upper()}{ce[1:]} schimbă configurația globală a compilatorului "
+            f"({', '.join(f'`{n}`' for n in schimbate[:3])}). Schimbarea ar rămâne în tot notebook-ul, după funcția ta, "
+            "și ar ascunde ce face compilarea: `suppress_errors`, de exemplu, transformă o eroare a compilării într-o "
+            "rulare în modul eager, fără să spună. Am pus configurația la loc; scoate schimbarea din funcție."
+        )
+    return rezultat
+
+
+def _pune_configuratia(inainte: dict, schimbate: list[str]) -> None:
+    """Pune la loc opțiunile compilatorului schimbate de codul tău (nume întregi, din `schimbari_configuratie`)."""
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for nume in schimbate:
+            modul, _, cheie = nume.rpartition(".")
+            with contextlib.suppress(Exception):
+                setattr(importlib.import_module(modul), cheie, inainte[modul][cheie])
+
+
+#: Câte loturi (`b`) și câte capete (`h`) primesc măștile și atenția în verificări: mai multe de unul, ca o
+#: funcție care depinde de lot sau de cap (nu doar de poziții) să se vadă.
+LOTURI_PROBA = 2
+CAPETE_PROBA = 3
 
 
 def _masca_densa(functie, lungime: int, dispozitiv, fel: str, interzise: dict | None = None) -> torch.Tensor:
-    """Masca densă (S × S, bool, pe procesor) a unui mask_mod, cu `create_mask`, urmărind tabelele citite."""
+    """Masca densă (S × S, bool, pe procesor) a unui mask_mod, cu `create_mask` pe `LOTURI_PROBA` loturi și
+    `CAPETE_PROBA` capete, urmărind tabelele citite. Masca cerută e aceeași pentru orice lot și orice cap: una
+    care depinde de `b` sau de `h` e respinsă aici."""
     cititor = _CititorTabele(_prag_tabel(lungime))
 
     def mask_mod(b, h, q_idx, kv_idx):  # numele apare în mesajele lui vmap
         with cititor:
             return functie(b, h, q_idx, kv_idx)
 
-    masca = _cheama_mod(_flex().create_mask, mask_mod, 1, 1, lungime, lungime, device=dispozitiv,
-                        ce="mask_mod_documente" if fel == "ex3" else "mask_mod",
-                        cine="masca ta, pe toate perechile de poziții,", interzise=interzise)
+    forma = (LOTURI_PROBA, CAPETE_PROBA, lungime, lungime)
+    try:
+        masca = _cheama_mod(_flex().create_mask, mask_mod, LOTURI_PROBA, CAPETE_PROBA, lungime, lungime,
+                            device=dispozitiv, ce="mask_mod_documente" if fel == "ex3" else "mask_mod",
+                            cine="masca ta, pe toate perechile de poziții,", interzise=interzise)
+    except GresealaCursant:
+        if cititor.gasit is None:
+            raise
+        masca = None  # masca a citit un tabel înainte să cadă (de exemplu, un indice după capătul lui): asta e cauza
     if cititor.gasit is not None:
-        forma, elemente = cititor.gasit
-        raise GresealaCursant(_mesaj_tabel(fel, "tensor", forma, elemente, lungime, capturat=False))
+        forma_tabel, elemente = cititor.gasit
+        raise GresealaCursant(_mesaj_tabel(fel, "tensor", forma_tabel, elemente, lungime, capturat=False))
     if not isinstance(masca, torch.Tensor):  # pragma: no cover - create_mask întoarce mereu un tensor
         raise GresealaCursant(f"Masca ta a dat {type(masca).__name__}, nu un tensor.")
-    if masca.dim() > 4 or tuple(masca.shape[:4]) != (1, 1, lungime, lungime):
+    if masca.dim() > 4 or tuple(masca.shape[:4]) != forma:
         extra = tuple(masca.shape[4:])
         raise GresealaCursant(
             f"Pentru o singură pereche (q_idx, kv_idx), masca ta întoarce un tensor de forma {extra}, nu o "
             "singură valoare: masca întreagă iese de forma "
-            f"{tuple(masca.shape)} în loc de {(1, 1, lungime, lungime)}. Întoarce o singură condiție, de exemplu "
+            f"{tuple(masca.shape)} în loc de {forma}. Întoarce o singură condiție, de exemplu "
             "`kv_idx <= q_idx`, fără să construiești tensori noi."
         )
     if masca.dtype != torch.bool:
@@ -562,7 +633,31 @@ def _masca_densa(functie, lungime: int, dispozitiv, fel: str, interzise: dict | 
             "sau False. Scrie condiția cu comparații (`<=`, `<`, `==`) combinate cu `&` și `|`, fără `.float()`, "
             "`.int()` sau aritmetică pe rezultat."
         )
-    return masca[0, 0].cpu()
+    masca = masca.cpu()
+    diferite = (masca != masca[:1, :1]).flatten(2).sum(-1)
+    if bool(diferite.any()):
+        b, h = (int(i) for i in diferite.nonzero()[0])
+        q, kv = (int(i) for i in (masca[b, h] != masca[0, 0]).nonzero()[0])
+        raise GresealaCursant(
+            f"Masca ta depinde de lot (`b`) sau de cap (`h`): pentru b = {b}, h = {h} dă altceva decât pentru b = 0, "
+            f"h = 0, în {cu_substantiv(int(diferite[b, h]), 'pereche', 'perechi')} din {format_numar(lungime * lungime)} "
+            f"(de exemplu, la q_idx = {q}, kv_idx = {kv}, S = {lungime}). Verificarea o încearcă pe "
+            f"{LOTURI_PROBA} loturi și {CAPETE_PROBA} capete: masca cerută e aceeași pentru orice lot și orice cap, deci "
+            "se calculează doar din `q_idx` și `kv_idx`."
+        )
+    return masca[0, 0]
+
+
+def _masca_din_tabel(tabel: torch.Tensor):
+    """Un mask_mod care citește masca densă a cazului (S × S, calculată de verificare din definiția
+    exercițiului): cu el, `create_block_mask` dă raritatea de referință. Verificarea nu ține altă
+    funcție de referință (nimic de chemat din codul tău, în afară de un tabel, pe care o mască a ta l-ar
+    citi și ar fi respinsă)."""
+
+    def masca_din_tabel(b, h, q_idx, kv_idx):
+        return tabel[q_idx, kv_idx]
+
+    return masca_din_tabel
 
 
 def _sirul(valori: list[int], cate: int = 8) -> str:
@@ -587,40 +682,32 @@ def _raritatea(block_mask) -> float:
 # ---------------------------------------------------------------------------------------------
 
 
-def _referinta_1(fereastra, prefix):
-    """Referința verificării (nu o chema din soluție: e respinsă)."""
-
-    def masca_referinta_1(b, h, q_idx, kv_idx):
-        return ((kv_idx <= q_idx) & (q_idx - kv_idx < fereastra)) | (kv_idx < prefix)
-
-    return masca_referinta_1
-
-
-def _coduri_1() -> dict:
-    nume = "verificari._referinta_1"
-    return {_referinta_1.__code__: nume, _referinta_1(1, 0).__code__: nume}
-
-
-def _interzise_1() -> dict:
-    return {_referinta_1: "verificari._referinta_1", _referinta_1(1, 0): "verificari._referinta_1"}
-
-
 def _densa_1(lungime: int, fereastra: int, prefix: int) -> torch.Tensor:
     q = torch.arange(lungime)[:, None]
     kv = torch.arange(lungime)[None, :]
     return ((kv <= q) & (q - kv < fereastra)) | (kv < prefix)
 
 
+#: Lungimile cazului lung din exercițiile 1 și 2 (procesor, GPU): multe blocuri de 128, ca o mască sau o
+#: modificare a scorului greșită doar departe de diagonală (la distanțe mari, după câteva blocuri) să se vadă.
+LUNGIME_LUNGA = {"cpu": (1025, 1400), "cuda": (2305, 2800)}
+
+
+def _lungime_nemultiplu(rng, mic: int, mare: int) -> int:
+    """O lungime între `mic` și `mare` care nu e multiplu de 128 (ultimul bloc e parțial)."""
+    while True:
+        s = rng.randint(mic, mare)
+        if s % 128:
+            return s
+
+
 def _cazuri_1(rng, pe_gpu: bool) -> list[tuple[int, int, int]]:
-    """(S, fereastra, prefix): prefixul 0, fereastra 1, un prefix cel puțin cât fereastra, unul oarecare;
-    S nu e multiplu de 128."""
+    """(S, fereastra, prefix): prefixul 0, fereastra 1, un prefix cel puțin cât fereastra, unul oarecare și
+    un caz lung, cu fereastra și prefixul de câteva blocuri; S nu e multiplu de 128."""
     mic, mare = (130, 600) if not pe_gpu else (600, 2000)
 
     def lungime():
-        while True:
-            s = rng.randint(mic, mare)
-            if s % 128:
-                return s
+        return _lungime_nemultiplu(rng, mic, mare)
 
     cazuri = []
     s = lungime()
@@ -633,6 +720,8 @@ def _cazuri_1(rng, pe_gpu: bool) -> list[tuple[int, int, int]]:
     s = lungime()
     f = rng.randint(20, s // 3)
     cazuri.append((s, f, rng.randint(1, f - 1)))
+    s = _lungime_nemultiplu(rng, *LUNGIME_LUNGA["cuda" if pe_gpu else "cpu"])
+    cazuri.append((s, rng.randint(257, s // 3), rng.randint(129, s // 4)))
     rng.shuffle(cazuri)
     return cazuri
 
@@ -705,6 +794,12 @@ def _diagnostic_1(masca: torch.Tensor, asteptat: torch.Tensor, lungime: int, fer
                     "cu unu. Fereastra cuprinde jetonul însuși și pe cele dinaintea lui, cât timp "
                     "`q_idx - kv_idx < fereastra`" + (" (nu `<=`)." if f > fereastra else ".")
                     + " Cu fereastra 1, un jeton se vede doar pe el.")
+        if abs(f - fereastra) <= 1 and abs(p - prefix) <= 1:
+            return (f"Masca ta are două greșeli cu unu {caz}: fereastra are {cu_substantiv(f, 'jeton', 'jetoane')} în loc "
+                    f"de {fereastra} și prefixul {cu_substantiv(p, 'jeton', 'jetoane')} în loc de {prefix}. Fereastra "
+                    "cuprinde jetonul însuși și pe cele dinaintea lui cât timp `q_idx - kv_idx < fereastra`, iar prefixul "
+                    "e format din pozițiile 0, 1, …, prefix − 1, adică `kv_idx < prefix`"
+                    + (" (amândouă cu `<`, nu `<=`)." if f > fereastra and p > prefix else "."))
         parti = []
         if f != fereastra:
             parti.append(f"o fereastră de {f} în loc de {fereastra}")
@@ -716,13 +811,67 @@ def _diagnostic_1(masca: torch.Tensor, asteptat: torch.Tensor, lungime: int, fer
     return f"Masca ta diferă de fereastra cu prefix {caz}. {_pozitia_gresita_1(masca, asteptat, fereastra, prefix)}"
 
 
+#: Până unde merg indicii cu care verificarea încearcă direct masca din exercițiul 1 (și score_mod-ul din
+#: exercițiul 2): mult după secvențele pe care le construiește, ca o greșeală departe de diagonală să se vadă.
+INDICE_SONDA = 16384
+
+
+def _sonda_departe_1(mask_mod, fereastra: int, prefix: int, rng, dispozitiv, interzise) -> str | None:
+    """Masca ta încercată direct (cu `vmap`, ca FlexAttention), în puncte alese la întâmplare până la
+    `INDICE_SONDA`, cu loturi și capete diferite, plus marginile ferestrei și ale prefixului departe de
+    începutul secvenței. Masca din exercițiul 1 nu depinde de S, deci trebuie să fie bună oriunde.
+    Întoarce mesajul pentru primul punct greșit, sau None."""
+    generator = torch.Generator().manual_seed(rng.randrange(2**31))
+    n = 4096
+    q = torch.randint(0, INDICE_SONDA, (n,), generator=generator)
+    kv = torch.minimum(q, torch.randint(0, INDICE_SONDA, (n,), generator=generator))
+    departe = torch.arange(INDICE_SONDA - 512, INDICE_SONDA)
+    margini_q = torch.cat([departe, departe, departe, departe])
+    margini_kv = torch.cat([departe - fereastra + 1, departe - fereastra, torch.full_like(departe, max(prefix - 1, 0)),
+                            torch.full_like(departe, prefix)]).clamp(min=0)
+    q, kv = torch.cat([q, margini_q]), torch.cat([kv, margini_kv])
+    b = torch.randint(0, 8, q.shape, generator=generator)
+    h = torch.randint(0, 8, q.shape, generator=generator)
+    asteptat = ((kv <= q) & (q - kv < fereastra)) | (kv < prefix)
+    argumente = [t.to(torch.int32).to(dispozitiv) for t in (b, h, q, kv)]
+    try:
+        from torch._dynamo._trace_wrapped_higher_order_op import TransformGetItemToIndex
+    except Exception:  # pragma: no cover - depinde de versiune
+        TransformGetItemToIndex = contextlib.nullcontext
+
+    def pe_toate():
+        with TransformGetItemToIndex():
+            return torch.vmap(mask_mod, in_dims=(0, 0, 0, 0))(*argumente)
+
+    obtinut = _cheama_mod(pe_toate, ce="mask_mod", cine="masca ta, în puncte departe de diagonală,",
+                          interzise=interzise)
+    if not isinstance(obtinut, torch.Tensor) or tuple(obtinut.shape) != tuple(q.shape):
+        return None  # forma greșită e explicată de `_masca_densa`
+    gresite = (obtinut.cpu().bool() != asteptat).nonzero()
+    if not gresite.numel():
+        return None
+    i = int(gresite[0])
+    qi, kvi, vede = int(q[i]), int(kv[i]), bool(obtinut[i])
+    motiv = ("e în prefix (kv_idx < prefix)" if kvi < prefix else
+             f"e în fereastra lui (distanța {qi - kvi} < {fereastra})" if qi - kvi < fereastra else
+             f"e la distanța {qi - kvi}, în afara ferestrei, și nu e în prefix")
+    return (
+        f"Masca ta e bună pe secvențele construite de verificare, dar greșește departe de începutul lor (fereastra = "
+        f"{fereastra}, prefix = {prefix}): jetonul {qi} {'vede' if vede else 'nu vede'} jetonul {kvi}, deși "
+        f"{'nu trebuia' if vede else 'trebuia'}: {motiv}. Verificarea încearcă masca direct, cu indici până la "
+        f"{format_numar(INDICE_SONDA)}: un mask_mod nu știe lungimea secvenței, deci regula lui trebuie să fie aceeași "
+        "oriunde, fără praguri scrise de mână."
+    )
+
+
 def exercitiul_1(fereastra_cu_prefix) -> Rezultat:
     """Verifică `fereastra_cu_prefix(fereastra, prefix)`, care întoarce un `mask_mod(b, h, q_idx, kv_idx)`:
     perechea e permisă dacă `(kv_idx <= q_idx și q_idx - kv_idx < fereastra) sau kv_idx < prefix`.
-    Pe patru cazuri alese la întâmplare (prefixul 0, fereastra 1, un prefix cel puțin cât fereastra, S
-    care nu e multiplu de 128), masca densă din `create_mask` trebuie să fie exact cea cerută, iar
-    `create_block_mask` să sară peste tot atâtea blocuri cât referința. Masca se calculează din indici:
-    un tabel S × S citit de ea e respins."""
+    Pe cinci cazuri alese la întâmplare (prefixul 0, fereastra 1, un prefix cel puțin cât fereastra, un
+    caz lung, cu fereastra și prefixul de câteva blocuri; S care nu e multiplu de 128), masca densă din
+    `create_mask`, pe `LOTURI_PROBA` loturi și `CAPETE_PROBA` capete, trebuie să fie exact cea cerută, la
+    fel pentru fiecare lot și cap, iar `create_block_mask` să sară peste tot atâtea blocuri cât masca
+    cerută. Masca se calculează din indici: un tabel S × S citit de ea e respins."""
 
     def corp():
         _cere_functie(fereastra_cu_prefix, "fereastra_cu_prefix(fereastra, prefix)", 2)
@@ -730,24 +879,26 @@ def exercitiul_1(fereastra_cu_prefix) -> Rezultat:
         dispozitiv = dispozitivul()
         flex = _flex()
         cazuri = _cazuri_1(rng, _pe_gpu(dispozitiv))
-        interzise = _interzise_1()
+        interzise = None
         raritati = []
         for lungime, fereastra, prefix in cazuri:
             mask_mod = _apeleaza_cursantul(fereastra_cu_prefix, fereastra, prefix, interzise=interzise,
-                                           ce="funcția ta `fereastra_cu_prefix`", fel="mask_mod")
+                                           ce="funcția ta `fereastra_cu_prefix`", fel="mask_mod", dispozitiv=dispozitiv)
             _cere_mod(mask_mod, "mask_mod", "fereastra_cu_prefix")
-            _fara_referinta(mask_mod, _coduri_1(), "fereastra_cu_prefix")
             _fara_tabel_capturat(mask_mod, lungime, "ex1")
             masca = _masca_densa(mask_mod, lungime, dispozitiv, "ex1", interzise)
             asteptat = _densa_1(lungime, fereastra, prefix)
             if not torch.equal(masca, asteptat):
                 raise GresealaCursant(_diagnostic_1(masca, asteptat, lungime, fereastra, prefix))
+            departe = _sonda_departe_1(mask_mod, fereastra, prefix, rng, dispozitiv, interzise)
+            if departe:
+                raise GresealaCursant(departe)
             pe_blocuri = _cheama_mod(flex.create_block_mask, mask_mod, None, None, lungime, lungime,
                                      device=dispozitiv, ce="mask_mod",
                                      cine="`create_block_mask` cu masca ta", interzise=interzise)
             with _mediu_flex():
-                referinta = flex.create_block_mask(_referinta_1(fereastra, prefix), None, None, lungime, lungime,
-                                                   device=dispozitiv)
+                referinta = flex.create_block_mask(_masca_din_tabel(asteptat.to(dispozitiv)), None, None, lungime,
+                                                   lungime, device=dispozitiv)
             a_ta, a_referintei = _raritatea(pe_blocuri), _raritatea(referinta)
             if not math.isclose(a_ta, a_referintei, abs_tol=1e-6):
                 raise GresealaCursant(
@@ -761,8 +912,8 @@ def exercitiul_1(fereastra_cu_prefix) -> Rezultat:
         descriere = "; ".join(f"S = {s}, fereastra {f}, prefix {p}" for s, f, p, _ in raritati)
         return (
             f"Masca ta dă exact fereastra cu prefix pe {cu_substantiv(len(cazuri), 'caz', 'cazuri')} alese la "
-            f"întâmplare ({descriere}), calculată din indici, fără vreun tabel. Pe S = {lungime}, cu fereastra "
-            f"{fereastra} și prefixul {prefix}, `create_block_mask` sare peste {_procent(raritate)} din blocurile "
+            f"întâmplare ({descriere}), la fel pentru fiecare lot și cap, calculată din indici, fără vreun tabel. "
+            f"Pe S = {lungime}, cu fereastra {fereastra} și prefixul {prefix}, `create_block_mask` sare peste {_procent(raritate)} din blocurile "
             "de 128 × 128: kernel-ul nici nu le citește."
         )
 
@@ -772,24 +923,6 @@ def exercitiul_1(fereastra_cu_prefix) -> Rezultat:
 # ---------------------------------------------------------------------------------------------
 # Exercițiul 2: soft-capping cu tanh
 # ---------------------------------------------------------------------------------------------
-
-
-def _referinta_2(limita):
-    """Referința verificării (nu o chema din soluție: e respinsă)."""
-
-    def score_mod_referinta_2(score, b, h, q_idx, kv_idx):
-        return limita * torch.tanh(score / limita)
-
-    return score_mod_referinta_2
-
-
-def _coduri_2() -> dict:
-    nume = "verificari._referinta_2"
-    return {_referinta_2.__code__: nume, _referinta_2(1.0).__code__: nume}
-
-
-def _interzise_2() -> dict:
-    return {_referinta_2: "verificari._referinta_2", _referinta_2(1.0): "verificari._referinta_2"}
 
 
 def _limite_2(rng) -> list[float]:
@@ -804,13 +937,15 @@ def _scoruri_proba(limita: float, dispozitiv) -> torch.Tensor:
     return torch.cat([torch.linspace(-8 * limita, 8 * limita, 161), torch.tensor([-1e4, -1e3, 1e3, 1e4])]).to(dispozitiv)
 
 
-def _incearca_score_mod(score_mod, scoruri: torch.Tensor, interzise: dict) -> torch.Tensor:
-    """score_mod-ul tău pe fiecare scor din `scoruri` (cu `vmap`, ca FlexAttention), la poziții diferite."""
+def _incearca_score_mod(score_mod, scoruri: torch.Tensor, interzise: dict | None, pozitii: dict | None = None
+                        ) -> torch.Tensor:
+    """score_mod-ul tău pe fiecare scor din `scoruri` (cu `vmap`, ca FlexAttention), la pozițiile `pozitii`
+    ({"b", "h", "q_idx", "kv_idx"}: câte un tensor int32 cu un element pentru fiecare scor; implicit, toate 0)."""
     n = scoruri.numel()
     dispozitiv = scoruri.device
-    b = torch.zeros((), dtype=torch.int32, device=dispozitiv)
-    q_idx = (torch.arange(n, device=dispozitiv) % 7).to(torch.int32)
-    kv_idx = (torch.arange(n, device=dispozitiv) % 5).to(torch.int32)
+    zero = torch.zeros(n, dtype=torch.int32, device=dispozitiv)
+    pozitii = pozitii or {}
+    argumente = [pozitii.get(nume, zero) for nume in ("b", "h", "q_idx", "kv_idx")]
     try:
         from torch._dynamo._trace_wrapped_higher_order_op import TransformGetItemToIndex
     except Exception:  # pragma: no cover - depinde de versiune
@@ -818,7 +953,7 @@ def _incearca_score_mod(score_mod, scoruri: torch.Tensor, interzise: dict) -> to
 
     def pe_toate():
         with TransformGetItemToIndex():
-            return torch.vmap(score_mod, in_dims=(0, None, None, 0, 0))(scoruri, b, b, q_idx, kv_idx)
+            return torch.vmap(score_mod, in_dims=(0, 0, 0, 0, 0))(scoruri, *argumente)
 
     iesire = _cheama_mod(pe_toate, ce="score_mod", cine="funcția ta score_mod, pe o serie de scoruri,", interzise=interzise)
     if not isinstance(iesire, torch.Tensor):  # pragma: no cover - vmap întoarce tensori
@@ -836,6 +971,37 @@ def _incearca_score_mod(score_mod, scoruri: torch.Tensor, interzise: dict) -> to
             "fuzionat ține scorurile în registre, în tipul lor; o conversie costă și poate pierde precizie."
         )
     return iesire
+
+
+def _pozitii_proba(rng, n: int, dispozitiv) -> dict[str, torch.Tensor]:
+    """Câte o poziție pentru fiecare dintre cele `n` scoruri-probă: loturi și capete de la 0 la 7, indici de
+    la 0 la `INDICE_SONDA` − 1 (și departe de diagonală, și după multe blocuri), aleși la întâmplare, plus
+    colțurile."""
+    generator = torch.Generator().manual_seed(rng.randrange(2**31))
+    pozitii = {nume: torch.randint(0, sus, (n,), generator=generator, dtype=torch.int32)
+               for nume, sus in (("b", 8), ("h", 8), ("q_idx", INDICE_SONDA), ("kv_idx", INDICE_SONDA))}
+    for nume, sus in (("b", 7), ("h", 7), ("q_idx", INDICE_SONDA - 1), ("kv_idx", INDICE_SONDA - 1)):  # colțurile
+        pozitii[nume][-4:] = torch.tensor([sus, 0, sus, 0], dtype=torch.int32)
+    return {nume: t.to(dispozitiv) for nume, t in pozitii.items()}
+
+
+def _depinde_de_pozitii_2(score_mod, scoruri, iesire, rng, limita, interzise) -> str | None:
+    """Același score_mod, pe aceleași scoruri, la alte poziții: limitarea depinde doar de scor și de limită,
+    deci rezultatul trebuie să fie același. Întoarce mesajul, dacă nu e."""
+    pozitii = _pozitii_proba(rng, scoruri.numel(), scoruri.device)
+    altundeva = _incearca_score_mod(score_mod, scoruri, interzise, pozitii)
+    diferite = ~torch.isclose(altundeva.double(), iesire.double(), rtol=1e-5, atol=1e-5 * max(limita, 1.0))
+    if not bool(diferite.any()):
+        return None
+    i = int(diferite.nonzero()[0])
+    b, h, q, kv = (int(pozitii[n][i]) for n in ("b", "h", "q_idx", "kv_idx"))
+    return (
+        f"Funcția ta score_mod dă alt rezultat pentru același scor la alte poziții: scorul "
+        f"{numar_precis(float(scoruri[i]))} devine {numar_precis(float(iesire[i]))} la b = h = q_idx = kv_idx = 0 și "
+        f"{numar_precis(float(altundeva[i]))} la b = {b}, h = {h}, q_idx = {q}, kv_idx = {kv} (limita = "
+        f"{format_numar(limita)}). Limitarea scorurilor depinde doar de `score` și de `limita`, nu de lot, de cap "
+        "sau de poziții: `limita * torch.tanh(score / limita)`."
+    )
 
 
 def _aproape(a: torch.Tensor, b: torch.Tensor, limita: float) -> bool:
@@ -905,9 +1071,11 @@ def _atentie_densa(q, k, v, transforma=None, masca=None) -> torch.Tensor:
 
 
 def _qkv(rng, lungime: int, dispozitiv, inmultire_q: float = 1.0):
+    """q, k, v de forma (LOTURI_PROBA, CAPETE_PROBA, lungime, 16 sau 32): mai multe loturi și capete, ca o
+    funcție care depinde de `b` sau de `h` să dea altă atenție."""
     generator = torch.Generator().manual_seed(rng.randrange(2**31))
-    capete, dim = 2, rng.choice((16, 32))
-    forma = (1, capete, lungime, dim)
+    dim = rng.choice((16, 32))
+    forma = (LOTURI_PROBA, CAPETE_PROBA, lungime, dim)
     q, k, v = (torch.randn(forma, generator=generator) for _ in range(3))
     return (q * inmultire_q).to(dispozitiv), k.to(dispozitiv), v.to(dispozitiv)
 
@@ -915,30 +1083,34 @@ def _qkv(rng, lungime: int, dispozitiv, inmultire_q: float = 1.0):
 def exercitiul_2(softcap) -> Rezultat:
     """Verifică `softcap(limita)`, care întoarce un `score_mod(score, b, h, q_idx, kv_idx)` ce limitează lin
     scorurile: `limita * tanh(score / limita)`. Pentru trei limite alese la întâmplare între 2,5 și 40,
-    încearcă întâi score_mod-ul direct, pe o serie de scoruri (ca să spună exact ce nu e bine), apoi
-    rulează `flex_attention(q, k, v, score_mod=...)` cu q mărit, ca scorurile să fie mari și limitarea
-    să conteze, și compară cu atenția densă cu scorurile limitate."""
+    încearcă întâi score_mod-ul direct, pe o serie de scoruri (ca să spună exact ce nu e bine), o dată la
+    pozițiile 0 și o dată la poziții alese la întâmplare (loturi, capete, indici până la `INDICE_SONDA`), apoi
+    rulează `flex_attention(q, k, v, score_mod=...)` pe `LOTURI_PROBA` loturi și `CAPETE_PROBA` capete,
+    ultima dată pe o secvență lungă, cu q mărit, ca scorurile să fie mari și limitarea să conteze, și
+    compară cu atenția densă cu scorurile limitate."""
 
     def corp():
         _cere_functie(softcap, "softcap(limita)", 1)
         rng = generator_aleator()
         dispozitiv = dispozitivul()
         rtol, atol = _tolerante(dispozitiv)
-        interzise = _interzise_2()
+        interzise = None
         mic, mare = (130, 400) if not _pe_gpu(dispozitiv) else (500, 1500)
         limite = _limite_2(rng)
-        for limita in limite:
+        for indice, limita in enumerate(limite):
             score_mod = _apeleaza_cursantul(softcap, limita, interzise=interzise, ce="funcția ta `softcap`",
                                             fel="score_mod")
             _cere_mod(score_mod, "score_mod", "softcap")
-            _fara_referinta(score_mod, _coduri_2(), "softcap")
             scoruri = _scoruri_proba(limita, dispozitiv)
             iesire = _incearca_score_mod(score_mod, scoruri, interzise)
-            problema = _diagnostic_proba_2(iesire, scoruri, limita)
+            problema = (_diagnostic_proba_2(iesire, scoruri, limita)
+                        or _depinde_de_pozitii_2(score_mod, scoruri, iesire, rng, limita, interzise))
             if problema:
                 raise GresealaCursant(problema)
 
-            lungime = rng.randint(mic, mare)
+            # Ultima limită, pe o secvență lungă (multe blocuri): și departe de diagonală.
+            lungime = (rng.randint(mic, mare) if indice < len(limite) - 1 else
+                       _lungime_nemultiplu(rng, *LUNGIME_LUNGA["cuda" if _pe_gpu(dispozitiv) else "cpu"]))
             q, k, v = _qkv(rng, lungime, dispozitiv, inmultire_q=max(8.0, 2 * limita))
             obtinut = _cheama_mod(_flex().flex_attention, q, k, v, score_mod=score_mod, ce="score_mod",
                                   cine="`flex_attention` cu funcția ta score_mod", interzise=interzise)
@@ -971,25 +1143,6 @@ def _identificatori(lungimi: list[int], dispozitiv=None) -> torch.Tensor:
     return torch.repeat_interleave(torch.arange(len(lungimi)), torch.tensor(lungimi)).to(dispozitiv or "cpu")
 
 
-def _referinta_3(lungimi, dispozitiv):
-    """Referința verificării (nu o chema din soluție: e respinsă)."""
-    documente = _identificatori(list(lungimi), dispozitiv)
-
-    def masca_referinta_3(b, h, q_idx, kv_idx):
-        return (documente[q_idx] == documente[kv_idx]) & (kv_idx <= q_idx)
-
-    return masca_referinta_3
-
-
-def _coduri_3() -> dict:
-    nume = "verificari._referinta_3"
-    return {_referinta_3.__code__: nume, _referinta_3([1], "cpu").__code__: nume}
-
-
-def _interzise_3() -> dict:
-    return {_referinta_3: "verificari._referinta_3", _referinta_3([1], "cpu"): "verificari._referinta_3"}
-
-
 def _densa_3(lungimi: list[int]) -> torch.Tensor:
     documente = _identificatori(lungimi)
     pozitii = torch.arange(documente.numel())
@@ -1011,8 +1164,8 @@ LUNGIME_RECOMPILARE = {"cpu": 333, "cuda": 1333}
 
 def _cazuri_3(rng, pe_gpu: bool) -> tuple[list[list[int]], tuple[list[int], list[int]]]:
     """Împărțirile verificate: câteva documente (lungimi care nu sunt multipli de 128), unul singur, multe
-    scurte; plus două împărțiri de aceeași lungime totală (`LUNGIME_RECOMPILARE`) și cu același număr de
-    documente, pentru recompilare."""
+    scurte; plus două împărțiri de aceeași lungime totală (`LUNGIME_RECOMPILARE`), cu alte granițe și alt
+    număr de documente (între 3 și 5), pentru recompilare."""
     mic, mare = (260, 600) if not pe_gpu else (900, 2000)
 
     def lungime():
@@ -1034,10 +1187,8 @@ def _cazuri_3(rng, pe_gpu: bool) -> tuple[list[list[int]], tuple[list[int], list
     total = LUNGIME_RECOMPILARE["cuda" if pe_gpu else "cpu"]
     bucati = rng.randint(3, 5)
     prima = _imparte(rng, total, bucati, minim=20)
-    while True:
-        a_doua = _imparte(rng, total, bucati, minim=20)
-        if a_doua != prima:
-            break
+    # A doua: alte granițe și alt număr de documente (un graf care depinde de numărul lor recompilează).
+    a_doua = _imparte(rng, total, rng.choice([n for n in range(3, 6) if n != bucati]), minim=20)
     return [cateva, unul, multe], (prima, a_doua)
 
 
@@ -1152,25 +1303,40 @@ def _garda_cazuta(eroare: BaseException) -> str:
 
 def _verifica_recompilarea(masca_documente, lungimi_a, lungimi_b, rng, dispozitiv, interzise) -> None:
     """Compilează `flex_attention` (o funcție nouă, cu cache-ul Dynamo gol), o rulează cu masca ta pentru
-    împărțirea A, apoi, sub `set_stance("fail_on_recompile")`, pentru împărțirea B, cu același total și
-    același număr de documente; compară amândouă ieșirile cu atenția densă."""
+    împărțirea A, apoi, sub `set_stance("fail_on_recompile")`, pentru împărțirea B, cu același total, alte
+    granițe și alt număr de documente; compară amândouă ieșirile cu atenția densă."""
     rtol, atol = _tolerante(dispozitiv)
     total = sum(lungimi_a)
     bloc_a, bloc_b = (
         _apeleaza_cursantul(masca_documente, list(lungimi), dispozitiv, interzise=interzise,
-                            ce="funcția ta `masca_documente`", fel="mask_mod_documente")
+                            ce="funcția ta `masca_documente`", fel="mask_mod_documente",
+                            limita_s=LIMITA_COMPILARE_S, dispozitiv=dispozitiv)
         for lungimi in (lungimi_a, lungimi_b)
     )
     _cere_block_mask(bloc_a, lungimi_a, dispozitiv)
     _cere_block_mask(bloc_b, lungimi_b, dispozitiv)
     q, k, v = _qkv(rng, total, dispozitiv)
-    compilata = torch.compile(_functie_noua(_atentie_pentru_compilare))
+    # `fullgraph=True`: o întrerupere a grafului în mask_mod ar trimite altfel tot apelul în modul eager, fără
+    # nicio compilare (deci și fără recompilare de văzut).
+    compilata = torch.compile(_functie_noua(_atentie_pentru_compilare), fullgraph=True)
     try:
         with _mediu_flex():
             prima = apeleaza(compilata, q, k, v, bloc_a, limita_s=LIMITA_COMPILARE_S, interzise=interzise,
                              ce="compilarea lui `flex_attention` cu masca ta")
     except GresealaCursant as greseala:
         eroare = greseala.exceptie
+        unde = f" (La `torch.compile(flex_attention)`, cu {_descrie_impartirea(lungimi_a)}.)"
+        exc = getattr(torch._dynamo, "exc", None)
+        if eroare is not None and exc is not None and isinstance(eroare, getattr(exc, "Unsupported", ())):
+            linie = linia_cursantului(eroare)
+            la_linia = f", la linia {linie[0]} (`{linie[1]}`)" if linie and linie[1] else ""
+            raise GresealaCursant(
+                f"Masca ta are o întrerupere a grafului{la_linia}: Dynamo n-o poate urmări întreagă. "
+                "`torch.compile(flex_attention)` pune mask_mod-ul în kernel-ul fuzionat al atenției, ca pe un singur "
+                "graf, deci o întrerupere (`torch._dynamo.graph_break()`, `print`, o funcție pe care Dynamo n-o "
+                "cunoaște) nu e permisă acolo. Scoate-o din mask_mod: păstrează doar operații pe tensori, pe fiecare "
+                f"pereche.{unde}{cu_originalul(traduce_exceptie(eroare))}"
+            ) from None
         greseala = _explica_urmarirea(greseala, "mask_mod_documente", cine="Compilarea lui `flex_attention` cu masca ta")
         sfat = ""
         if eroare is not None and re.search(r"Inductor|BackendCompilerFailed|Lowering",
@@ -1179,8 +1345,7 @@ def _verifica_recompilarea(masca_documente, lungimi_a, lungimi_b, rng, dispoziti
                     "În mask_mod, păstrează operații simple, pe fiecare pereche: comparații, `&`, `|`, indexarea unui "
                     "tensor capturat (`ids[q_idx]`); ce cere o căutare sau o sumă pe tot șirul (`searchsorted`, "
                     "`cumsum`) calculează o singură dată, în afara lui mask_mod, într-un tensor capturat.")
-        raise GresealaCursant(f"{greseala} (La `torch.compile(flex_attention)`, cu {_descrie_impartirea(lungimi_a)}.)"
-                              f"{sfat}") from None
+        raise GresealaCursant(f"{greseala}{unde}{sfat}") from None
     compara_tensori(prima, _atentie_densa(q, k, v, masca=_densa_3(lungimi_a)),
                     f"flex_attention compilat, {_descrie_impartirea(lungimi_a)}", rtol=rtol, atol=atol)
     try:
@@ -1191,20 +1356,37 @@ def _verifica_recompilarea(masca_documente, lungimi_a, lungimi_b, rng, dispoziti
         eroare = greseala.exceptie
         if eroare is None or "recompile" not in str(eroare).lower():
             raise
-        garda = _garda_cazuta(eroare)
-        text_garda = f" Garda căzută: {garda}." if garda else ""
-        raise GresealaCursant(
-            f"Cu o altă împărțire, de aceeași lungime totală ({total}) și tot cu "
-            f"{cu_substantiv(len(lungimi_a), 'document', 'documente')} ({_sirul(lungimi_a)}, apoi {_sirul(lungimi_b)}), "
-            f"`torch.compile(flex_attention)` a trebuit să recompileze.{text_garda} Granițele documentelor sunt "
-            "constante Python în mask_mod-ul tău (numere capturate, o buclă peste `lungimi`): Dynamo le scrie în "
-            "graf și pune o gardă pe fiecare, deci o împărțire nouă înseamnă cod nou și o compilare nouă, la fiecare "
-            "lot. Pune-le într-un tensor capturat, de exemplu "
-            "`ids = torch.repeat_interleave(torch.arange(len(lungimi)), torch.tensor(lungimi))`, și compară "
-            "`ids[q_idx] == ids[kv_idx]`: o împărțire nouă e atunci doar date noi, iar codul compilat rămâne același."
-        ) from None
+        raise GresealaCursant(_mesaj_recompilare_3(eroare, lungimi_a, lungimi_b)) from None
     compara_tensori(a_doua, _atentie_densa(q, k, v, masca=_densa_3(lungimi_b)),
                     f"flex_attention compilat, {_descrie_impartirea(lungimi_b)}", rtol=rtol, atol=atol)
+
+
+def _mesaj_recompilare_3(eroare: BaseException, lungimi_a: list[int], lungimi_b: list[int]) -> str:
+    """De ce a recompilat `flex_attention` compilat la a doua împărțire, după garda căzută: un tensor al
+    măștii cu mărimea legată de numărul documentelor sau granițele (și numărul lor) scrise în cod."""
+    garda = _garda_cazuta(eroare)
+    text_garda = f" Garda căzută: {garda}." if garda else ""
+    inceput = (
+        f"Cu o altă împărțire de aceeași lungime totală ({sum(lungimi_a)}), "
+        f"{cu_substantiv(len(lungimi_a), 'document', 'documente')} ({_sirul(lungimi_a)}), apoi "
+        f"{cu_substantiv(len(lungimi_b), 'document', 'documente')} ({_sirul(lungimi_b)}), "
+        f"`torch.compile(flex_attention)` a trebuit să recompileze.{text_garda}"
+    )
+    sfat = (
+        " Pune documentul fiecărei poziții într-un tensor de lungime S, pe dispozitivul primit: "
+        "`ids = torch.repeat_interleave(torch.arange(len(lungimi), device=dispozitiv), "
+        "torch.tensor(lungimi, device=dispozitiv))`, și compară `ids[q_idx] == ids[kv_idx]`. O împărțire nouă, cu "
+        "oricâte documente, e atunci doar un tensor cu alte valori, de aceeași formă, iar codul compilat rămâne același."
+    )
+    if re.search(r"size mismatch|altă mărime", f"{garda} {eroare}"):
+        return (inceput + " Masca ta capturează un tensor a cărui mărime ține de numărul documentelor (de exemplu, "
+                "începuturile sau lungimile lor): Dynamo pune o gardă pe forma fiecărui tensor capturat, iar o formă nouă "
+                "înseamnă alt kernel. Valori noi într-un tensor de aceeași formă nu recompilează; o formă nouă, da." + sfat)
+    return (inceput + " Granițele documentelor (sau numărul lor) sunt cod în mask_mod-ul tău, nu date: numere Python "
+            "capturate, o buclă peste `lungimi`. Dynamo le scrie în graf și pune o gardă pe fiecare. Un număr schimbat "
+            "recompilează la prima schimbare, apoi Dynamo îl face simbolic și nu mai recompilează pentru el (tabelul "
+            "recompilărilor din capitol), dar un alt număr de documente e o buclă de altă lungime, deci alt graf, "
+            "de compilat din nou." + sfat)
 
 
 def exercitiul_3(masca_documente) -> Rezultat:
@@ -1214,9 +1396,11 @@ def exercitiul_3(masca_documente) -> Rezultat:
     la întâmplare (câteva documente, unul singur, multe scurte): tipul și lungimile, masca densă
     (`create_mask(raspuns.mask_mod, …)`) poziție cu poziție, raritatea (*sparsity*) față de referință (o
     mască densă deghizată, care marchează toate blocurile, e respinsă), ieșirea lui `flex_attention` față
-    de atenția densă și lipsa unui tabel S × S în mask_mod. La sfârșit, o singură dată, compilează
-    `flex_attention` și îl rulează cu masca ta pentru o a doua împărțire cu același total și același
-    număr de documente: o recompilare e respinsă."""
+    de atenția densă (pe `LOTURI_PROBA` loturi și `CAPETE_PROBA` capete) și lipsa unui tabel S × S în
+    mask_mod. La sfârșit, o singură dată, compilează `flex_attention` și îl rulează cu masca ta pentru o
+    a doua împărțire cu același total, dar cu alte granițe și alt număr de documente: o recompilare e
+    respinsă. Funcția ta are la fiecare apel limita de timp a unei compilări (`LIMITA_COMPILARE_S`), ca
+    `create_block_mask(..., _compile=True)` să încapă și pe o mașină încărcată."""
 
     def corp():
         _cere_functie(masca_documente, "masca_documente(lungimi, dispozitiv)", 2)
@@ -1224,17 +1408,17 @@ def exercitiul_3(masca_documente) -> Rezultat:
         dispozitiv = dispozitivul()
         flex = _flex()
         rtol, atol = _tolerante(dispozitiv)
-        interzise = _interzise_3()
+        interzise = None
         cazuri, (prima, a_doua) = _cazuri_3(rng, _pe_gpu(dispozitiv))
         raritati = []
         for lungimi in cazuri:
             total = sum(lungimi)
             caz = _descrie_impartirea(lungimi)
             raspuns = _apeleaza_cursantul(masca_documente, list(lungimi), dispozitiv, interzise=interzise,
-                                          ce="funcția ta `masca_documente`", fel="mask_mod_documente")
+                                          ce="funcția ta `masca_documente`", fel="mask_mod_documente",
+                                          limita_s=LIMITA_COMPILARE_S, dispozitiv=dispozitiv)
             _cere_block_mask(raspuns, lungimi, dispozitiv)
             mask_mod = raspuns.mask_mod
-            _fara_referinta(mask_mod, _coduri_3(), "masca_documente")
             _fara_tabel_capturat(mask_mod, total, "ex3")
             masca = _masca_densa(mask_mod, total, dispozitiv, "ex3", interzise)
             asteptat = _densa_3(lungimi)
@@ -1242,11 +1426,11 @@ def exercitiul_3(masca_documente) -> Rezultat:
                 raise GresealaCursant(_diagnostic_3(masca, asteptat, lungimi))
 
             with _mediu_flex():
-                referinta = flex.create_block_mask(_referinta_3(lungimi, dispozitiv), None, None, total, total,
-                                                   device=dispozitiv)
+                tabel = _masca_din_tabel(asteptat.to(dispozitiv))
+                referinta = flex.create_block_mask(tabel, None, None, total, total, device=dispozitiv)
                 bloc = tuple(int(b) for b in raspuns.BLOCK_SIZE)
                 referinta_la_fel = referinta if bloc == tuple(referinta.BLOCK_SIZE) else flex.create_block_mask(
-                    _referinta_3(lungimi, dispozitiv), None, None, total, total, device=dispozitiv, BLOCK_SIZE=bloc)
+                    tabel, None, None, total, total, device=dispozitiv, BLOCK_SIZE=bloc)
             a_ta, a_referintei, implicita = _raritatea(raspuns), _raritatea(referinta_la_fel), _raritatea(referinta)
             blocuri = f"{bloc[0]} × {bloc[1]}"
             if a_ta < a_referintei - 1e-6 or a_ta < implicita - 1e-6:
@@ -1286,8 +1470,9 @@ def exercitiul_3(masca_documente) -> Rezultat:
             f"{cu_substantiv(len(multe), 'document scurt', 'documente scurte')}), e calculată din identificatorii "
             "documentelor, fără un tabel S × S, și sare peste tot atâtea blocuri cât se poate: "
             f"{_procent(raritate_multe)} la cele {cu_substantiv(len(multe), 'document', 'documente')} scurte. "
-            f"`torch.compile(flex_attention)` a primit o a doua împărțire, de aceeași lungime ({sum(prima)}), "
-            "fără recompilare: granițele sunt date, nu cod."
+            f"`torch.compile(flex_attention)` a primit o a doua împărțire, de aceeași lungime ({sum(prima)}), cu "
+            f"{len(a_doua)} în loc de {cu_substantiv(len(prima), 'document', 'documente')}, fără recompilare: "
+            "granițele sunt date, nu cod."
         )
 
     return verificare("Exercițiul 3", corp, limita_s=_LIMITA_3_S)
