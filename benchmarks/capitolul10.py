@@ -178,8 +178,9 @@ def parte_pierderi(argumente) -> None:
         print(f"  {str(tip).removeprefix('torch.')}: diferența relativă maximă a gradienților q, k, v: "
               + ", ".join(format_numar(d, 4) for d in diferente))
 
-    print(f"\nAntrenarea: {configuratie.nr_straturi} straturi de lățime {configuratie.dim_model}, S = "
-          f"{format_numar(configuratie.lungime)}, lotul {configuratie.marime_lot}, {argumente.pasi} pași pe același lot.")
+    print(f"\nAntrenarea: {cifre.cu_substantiv(configuratie.nr_straturi, 'strat', 'straturi')} de lățime "
+          f"{configuratie.dim_model}, S = {format_numar(configuratie.lungime)}, lotul {configuratie.marime_lot}, "
+          f"{cifre.cu_substantiv(argumente.pasi, 'pas', 'pași')} pe același lot.")
     torch.manual_seed(0)
     baza = ReteaTransformer(configuratie).to(dispozitiv)
     intrari, tinte = lot_aleator(configuratie, dispozitiv)
@@ -220,7 +221,8 @@ def parte_pierderi(argumente) -> None:
           + ("aceeași curbă, deci diferența față de SDPA cauzală vine din fereastră (un alt model), nu din kernel."
              if diferenta < 0.05 else "nu e aceeași curbă, deci kernel-ul ferestrei (sau masca lui) diferă de cel dens."))
     for nume, valoare in finale.items():
-        cifre.inregistreaza(f"10.banc_pierdere_{cifre_cheie(nume)}", valoare, "", f"pierderea după {argumente.pasi} pași, {nume}",
+        cifre.inregistreaza(f"10.banc_pierdere_{cifre_cheie(nume)}", valoare, "",
+                            f"pierderea după {cifre.cu_substantiv(argumente.pasi, 'pas', 'pași')}, {nume}",
                             prag_absolut=0.05)
 
 

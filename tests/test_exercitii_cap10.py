@@ -217,9 +217,9 @@ def test_1_ciot_none_tip_gresit_si_semnatura():
 def test_1_greseli_de_logica():
     _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: (kv <= q) & (q - kv < f))), "ignoră prefixul")
     _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: ((kv <= q) & (q - kv <= f)) | (kv < p))),
-             "Fereastra ta", "greșeală cu unu", "(nu `<=`)")
+             "Fereastra ta", "greșeală de o poziție", "(nu `<=`)")
     _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: ((kv <= q) & (q - kv < f)) | (kv <= p))),
-             "Prefixul tău", "greșeală cu unu", "(nu `<=`)")
+             "Prefixul tău", "greșeală de o poziție", "(nu `<=`)")
     _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: (kv <= q) | (kv < p))), "ignoră fereastra")
     _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: kv <= q)), "tot trecutul", "fereastra")
     _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: ((kv <= q) & (q - kv < 64)) | (kv < 16))),
@@ -263,7 +263,7 @@ def test_1_doua_greseli_cu_unu_nu_sunt_valori_scrise_de_mana(monkeypatch):
     for seminta in SEMINTE_1:
         monkeypatch.setenv("CURS_SEMINTA", seminta)
         _respins(cap10.exercitiul_1(_masca_1(lambda q, kv, f, p: ((kv <= q) & (q - kv <= f)) | (kv <= p))),
-                 "două greșeli cu unu", "`<`, nu `<=`", lipsa=("de mână", "nu folosește valorile"))
+                 "două greșeli de câte o poziție", "`<`, nu `<=`", lipsa=("de mână", "nu folosește valorile"))
 
 
 def test_1_controlul_fluxului_pe_tensori():

@@ -4,8 +4,8 @@ română, și programul C++ care încarcă un pachet AOTInductor (`.pt2`) fără
 - `incearca_exportul(model, argumente, strict=..., dynamic_shapes=...)` exportă și, dacă exportul
   e refuzat, spune de ce, pe categorii: o ramificare după valoarea unui tensor, un apel pe care
   Dynamo nu-l urmărește (doar la exportul strict), o dimensiune declarată dinamică pe care codul o
-  fixează (constrângeri încălcate). Exportul cere graful întreg: ce la `torch.compile` ar fi o
-  întrerupere a grafului, aici e o eroare;
+  fixează (constrângeri încălcate). Exportul cere graful întreg: ce ar fi la `torch.compile` o
+  întrerupere a grafului e aici o eroare;
 
 - `construieste_incarcatorul(dosar)` compilează `cap09_incarcator.cpp` (alături de acest modul) cu
   compilatorul C++ al sistemului, pe antetele și bibliotecile torch-ului instalat, cu standardul
@@ -213,7 +213,7 @@ def construieste_incarcatorul(dosar: str | Path, sursa: str | Path = SURSA_INCAR
     try:
         rezultat = subprocess.run(comanda, capture_output=True, text=True, timeout=limita_s)
     except subprocess.TimeoutExpired:
-        raise EroareCpp(f"Compilarea programului C++ n-a terminat în {limita_s:.0f} s.") from None
+        raise EroareCpp(f"Compilarea programului C++ nu s-a terminat în {limita_s:.0f} s.") from None
     if rezultat.returncode != 0:
         erori = [r for r in rezultat.stderr.splitlines() if "error" in r][:5] or rezultat.stderr.splitlines()[-5:]
         raise EroareCpp("Compilatorul C++ s-a oprit cu o eroare:\n" + "\n".join(f"    {r[:300]}" for r in erori))
@@ -385,8 +385,8 @@ class IncarcareInProcesNou:
         simulare = (f" (Oprire simulată, cu {VARIABILA_ESEC_SIMULAT}: pe mașina ta încărcarea poate merge.)"
                     if self.simulat else "")
         rand = f" Ultimul rând scris de proces: „{self.ultimul_rand}”." if self.ultimul_rand and not self.semnal else ""
-        return (f"Procesul nou care a încărcat pachetul cu `aoti_load_package` {cum}, pe {self.versiuni}.{unde}{rand}"
-                f"{simulare} Nu e o greșeală a ta: încărcarea rulează cod nativ în proces, iar unele combinații de "
+        return (f"Procesul nou care a încercat să încarce pachetul cu `aoti_load_package` {cum}, pe {self.versiuni}."
+                f"{unde}{rand}{simulare} Nu e o greșeală a ta: încărcarea rulează cod nativ în proces, iar unele combinații de "
                 "versiuni (torch, compilatorul C++, bibliotecile sistemului) îl opresc. Dacă ai fi încărcat pachetul în "
                 "kernel-ul notebook-ului, kernel-ul ar fi murit odată cu el. Capitolul merge mai departe fără pachetul "
                 "încărcat în Python, cu ce nu cere încărcarea lui: programul exportat, compilarea pachetului, pornirile "
@@ -675,7 +675,10 @@ def arata_porniri(porniri: dict[str, PornireLaRece]) -> None:
     rece, pachet = porniri["JIT, cache gol"], porniri.get("pachet AOTI")
     raport = rece.primul_rezultat_s / pachet.primul_rezultat_s if pachet else None
     if pachet:
-        print(f"\nPachetul dă primul rezultat de {cifre.cu_substantiv(round(raport), 'dată', 'ori')} mai repede decât "
+        # „de 111 ori mai repede”; sub 1,5×, factorul cu zecimale („de 1,3× mai repede”), nu „de 1 dată”
+        cat = (f"de {cifre.cu_substantiv(round(raport), 'dată', 'ori')} mai repede decât" if raport >= 1.5 else
+               f"de {cifre.cu_unitate(raport, '×')} mai repede decât" if raport > 1 else "mai încet decât")
+        print(f"\nPachetul dă primul rezultat {cat} "
               f"compilarea cu cache gol ({cifre.format_timp(pachet.primul_rezultat_s)} față de "
               f"{cifre.format_timp(rece.primul_rezultat_s)}).")
     else:
@@ -749,7 +752,7 @@ def arata_contractul(pachet: str | Path, forme: list[tuple[int, ...]], vocabular
     optiuni = getattr(torch._inductor.config, "aot_inductor", None)
     if hasattr(optiuni, "check_lowerbound"):
         print(f"Marginea de jos a verificării o decide torch._inductor.config.aot_inductor.check_lowerbound, aici "
-              f"{optiuni.check_lowerbound} (la compilarea pachetului).")
+              f"{'activă' if optiuni.check_lowerbound else 'oprită'} ({optiuni.check_lowerbound}) la compilarea pachetului.")
     else:
         print(f"torch {torch.__version__.split('+')[0]} n-are opțiunea aot_inductor.check_lowerbound: marginea de jos "
               "a verificării e mereu cea a exportului.")
@@ -793,12 +796,14 @@ def arata_regim(regim) -> None:
         return
     raport = regim.accelerare("torch.compile", "pachet AOTI")
     if raport.in_zgomot:
-        verdict = "la fel de rapid ca torch.compile: diferența e în zgomotul măsurării"
+        verdict = f"la fel de rapid ca torch.compile: diferența e în zgomotul măsurării ({raport.interval()})."
     elif raport.mai_rapid:
-        verdict = f"de {cifre.cu_unitate(raport.mediana, '×')} mai rapid decât torch.compile"
+        verdict = f"de {cifre.cu_unitate(raport.mediana, '×')} mai rapid decât torch.compile ({raport.interval()})."
     else:
-        verdict = f"mai lent decât torch.compile: un apel durează de {cifre.cu_unitate(1 / raport.mediana, '×')} mai mult"
-    print(f"Pachetul AOTI e {verdict} ({raport.interval()}).")
+        # intervalul e al raportului torch.compile / pachet, ca mediana scrisă lângă el; abia apoi inversul
+        verdict = (f"mai lent decât torch.compile: {cifre.cu_unitate(raport.mediana, '×')} ({raport.interval()}), "
+                   f"adică un apel durează de {cifre.cu_unitate(1 / raport.mediana, '×')} mai mult.")
+    print(f"Pachetul AOTI e {verdict}")
     valoare, interval, procesor = raport.cifra_pentru_raport()
     cifre.inregistreaza("09.regim_compile_fata_de_aoti", valoare, "×",
                         "un apel: timpul lui torch.compile împărțit la al pachetului AOTI", interval=interval,

@@ -96,8 +96,9 @@ class Marimi:
 
     def descriere(self) -> str:
         tip = str(self.tip).removeprefix("torch.")
+        lungimi = "lungimea" if len(self.lungimi) == 1 else "lungimile"
         return (f"lotul {self.lot}, {cu_substantiv(self.capete, 'cap', 'capete')} de dimensiune {self.dim_cap}, "
-                f"lungimi {', '.join(format_numar(s) for s in self.lungimi)}, fereastra {format_numar(self.fereastra)}, {tip}")
+                f"{lungimi} {', '.join(format_numar(s) for s in self.lungimi)}, fereastra {format_numar(self.fereastra)}, {tip}")
 
 
 def marimi_pentru(dispozitiv: str, bf16: bool = True) -> Marimi:
@@ -513,7 +514,7 @@ def _crestere_la_dublare(randuri: Sequence[RandNaiv], nume: str) -> str:
     factori = [b.timpi[nume].mediana_s / a.timpi[nume].mediana_s for a, b in perechi]
     lista = ", ".join(f"{format_numar(a.lungime)} → {format_numar(b.lungime)}: {cu_unitate(f, '×')}"
                       for (a, b), f in zip(perechi, factori))
-    text = f"La fiecare dublare a lui S, timpul variantei „{nume}” a crescut de ({lista}). "
+    text = f"La fiecare dublare a lui S, timpul variantei „{nume}” s-a înmulțit așa: {lista}. "
     if min(factori) < 1:
         return text + ("La o dublare timpul chiar a scăzut: la lungimile acestea, timpul e mic și îl decide zgomotul "
                        "măsurării, nu numărul de perechi.")
@@ -553,7 +554,7 @@ def stari_blocuri(masca: "BlockMask", lot: int = 0, cap: int = 0) -> torch.Tenso
 
 
 def tipareste_masca(masca: "BlockMask") -> None:
-    """Masca pe blocuri așa cum o desenează PyTorch (`print(masca)`: un █ pentru fiecare bloc
+    """Masca pe blocuri așa cum o desenează PyTorch (`print(masca)`: „██” pentru fiecare bloc
     vizitat), cu antetul scris în formatul cursului (raritatea cu virgulă zecimală)."""
     desen = [linie for linie in str(masca).splitlines()[1:] if linie.strip() not in ("", ")")]
     print(f"BlockMask: forma {tuple(masca.shape)}, blocuri de {masca.BLOCK_SIZE[0]}×{masca.BLOCK_SIZE[1]}, "
@@ -981,11 +982,11 @@ def _sablonul(kernel) -> str:
     if kernel.limbaj == "triton":
         linie = next((l.strip() for l in kernel.sursa.splitlines() if "template" in l and "@" in l), "")
         eticheta = "„tem” din numele kernel-ului" if "_tem_" in kernel.nume else "decoratorul de șablon"
-        return (f"Kernel-ul vine dintr-un șablon (*template*), nu din fuziunea automată a operațiilor: {eticheta}"
+        return (f"Kernel-ul vine dintr-un șablon (template), nu din fuziunea automată a operațiilor: {eticheta}"
                 + (f" și linia `{linie[:100]}`" if linie else "") + " o arată." + unde)
     return (f"Kernel-ul vine din șablonul C++ al lui FlexAttention pentru procesor: numele lui, `{kernel.nume}`, "
             "o spune, iar produsele de matrice din el sunt micro-kernel-uri de produs de matrice (`micro_gemm`) puse "
-            "de șablon, nu operații fuzionate una câte una." + unde)
+            "de șablon, nu ies din fuziunea automată a operațiilor." + unde)
 
 
 def arata_kernelul(kernel: KernelAtentie, maxim: int = 14) -> None:
@@ -1143,7 +1144,8 @@ def arata_modelele(rezultat: ComparatieModele) -> None:
         cifre.inregistreaza("10.model_pas_flex_fata_de_sdpa", raport, "×", "pasul de antrenare cu FlexAttention (fereastră) față de SDPA")
         for n, valori in rezultat.pierderi.items():
             cheie = "flex" if n.startswith("Flex") else "sdpa"
-            cifre.inregistreaza(f"10.model_pierdere_{cheie}", valori[-1], "", f"pierderea după {len(valori)} pași, {n}",
+            cifre.inregistreaza(f"10.model_pierdere_{cheie}", valori[-1], "",
+                                f"pierderea după {cu_substantiv(len(valori), 'pas', 'pași')}, {n}",
                                 prag_absolut=0.05)
             cifre.inregistreaza(f"10.model_pas_{cheie}_ms", rezultat.comparatie[n], "ms", f"timpul unui pas, {n}")
         return

@@ -344,8 +344,8 @@ def exercitiul_1(rescrie) -> Rezultat:
                     if _e_garda(eroare):
                         raise GresealaCursant(
                             f"Programul exportat din modulul tău refuză lotul {n} (garda `{_textul_garzii(eroare)}`), "
-                            f"deși l-am exportat cu lotul dinamic, între 0 și {LOT_MAXIM}: codul tău a fixat o mărime "
-                            "la valoarea din exemplu."
+                            f"deși l-am exportat cu lotul dinamic (`Dim(\"lot\", max={LOT_MAXIM})`, loturile de la 1 la "
+                            f"{LOT_MAXIM}): codul tău a fixat o mărime la valoarea din exemplu."
                         )
                     raise GresealaCursant(
                         f"Programul exportat din modulul tău s-a oprit cu o eroare la lotul {n}: "
@@ -385,7 +385,8 @@ def exercitiul_1(rescrie) -> Rezultat:
             compara_tensori(obtinut, asteptat, "modulul tău rulat normal, după ce am schimbat greutățile modelului",
                             rtol=1e-4, atol=1e-5)
 
-        loturi_text = ", ".join(str(n) for n in sorted(set(verificate)))
+        sortate = sorted(set(verificate))
+        loturi_text = ", ".join(str(n) for n in sortate[:-1]) + f" și {sortate[-1]}"
         return (
             f"Modulul tău se exportă o singură dată, cu lotul dinamic, fără întrerupere: alegerea ramurii e în graf. "
             f"Programul exportat dă ce dă modelul original pe ambele ramuri (`h.sum() > 0` și `h.sum() ≤ 0`), pe "
@@ -509,7 +510,7 @@ def _mesaj_export_esuat_2(eroare: BaseException, forma_exemplu: tuple) -> str:
         return (f"Exportul a fost refuzat: un număr întreg în `dynamic_shapes` ({static.group(1)}) înseamnă o "
                 "dimensiune statică, fixată la acel număr, iar exemplul are altă mărime acolo "
                 f"({static.group(2)}). Pentru o dimensiune dinamică folosește `torch.export.Dim(nume, min=…, max=…)`: "
-                f"mărginile se dau ca argumente, nu ca număr.{cu_originalul(eroare)}")
+                f"marginile se dau ca argumente, nu ca număr.{cu_originalul(eroare)}")
     if "is not equal to" in text:
         return ("Exportul a fost refuzat: ai folosit același `Dim` pentru lot și pentru lungime, iar asta îi spune "
                 "exportului că cele două dimensiuni sunt mereu egale; exemplul le are diferite. Dă fiecărei "
@@ -641,7 +642,7 @@ def exercitiul_2(forme_dinamice) -> Rezultat:
 
         return (
             f"Un singur export rulează loturile de la 1 la {LOT_MAXIM} și lungimile de la 2 la {lungime_maxima}: am "
-            f"încercat {cu_substantiv(len(de_rulat), 'formă', 'forme')}, cu marginile, fiecare cu ieșirea modelului. "
+            f"încercat {cu_substantiv(len(de_rulat), 'formă', 'forme')}, cu marginile, fiecare cu aceeași ieșire ca modelul. "
             f"Lotul {LOT_MAXIM + 1} și lungimea {lungime_maxima + 1} sunt refuzate de programul exportat, la intrare, "
             "înainte să ruleze modelul."
         )

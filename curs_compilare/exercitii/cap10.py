@@ -673,7 +673,7 @@ def _raritatea(block_mask) -> float:
     try:
         return float(block_mask.sparsity())
     except Exception as eroare:
-        raise GresealaCursant("Nu am putut calcula raritatea (*sparsity*) BlockMask-ului tău: "
+        raise GresealaCursant("Nu am putut calcula raritatea (sparsity) BlockMask-ului tău: "
                               + explica_exceptie(eroare, cine="`sparsity()`")) from None
 
 
@@ -786,16 +786,16 @@ def _diagnostic_1(masca: torch.Tensor, asteptat: torch.Tensor, lungime: int, fer
             return (f"Masca ta ignoră prefixul {caz}: e doar fereastra cauzală, iar primele "
                     f"{cu_substantiv(prefix, 'jeton', 'jetoane')} nu sunt văzute de toate celelalte. Adaugă `| (kv_idx < prefix)`.")
         if f == fereastra and abs(p - prefix) == 1:
-            return (f"Prefixul tău are {cu_substantiv(p, 'jeton', 'jetoane')} în loc de {prefix} {caz}: o greșeală cu "
-                    f"unu. Prefixul e format din pozițiile 0, 1, …, prefix − 1, adică `kv_idx < prefix`"
+            return (f"Prefixul tău are {cu_substantiv(p, 'jeton', 'jetoane')} în loc de {prefix} {caz}: o greșeală "
+                    f"de o poziție. Prefixul e format din pozițiile 0, 1, …, prefix − 1, adică `kv_idx < prefix`"
                     + (" (nu `<=`)." if p > prefix else "."))
         if p == prefix and abs(f - fereastra) == 1:
             return (f"Fereastra ta are {cu_substantiv(f, 'jeton', 'jetoane')} în loc de {fereastra} {caz}: o greșeală "
-                    "cu unu. Fereastra cuprinde jetonul însuși și pe cele dinaintea lui, cât timp "
+                    "de o poziție. Fereastra cuprinde jetonul însuși și pe cele dinaintea lui, cât timp "
                     "`q_idx - kv_idx < fereastra`" + (" (nu `<=`)." if f > fereastra else ".")
                     + " Cu fereastra 1, un jeton se vede doar pe el.")
         if abs(f - fereastra) <= 1 and abs(p - prefix) <= 1:
-            return (f"Masca ta are două greșeli cu unu {caz}: fereastra are {cu_substantiv(f, 'jeton', 'jetoane')} în loc "
+            return (f"Masca ta are două greșeli de câte o poziție {caz}: fereastra are {cu_substantiv(f, 'jeton', 'jetoane')} în loc "
                     f"de {fereastra} și prefixul {cu_substantiv(p, 'jeton', 'jetoane')} în loc de {prefix}. Fereastra "
                     "cuprinde jetonul însuși și pe cele dinaintea lui cât timp `q_idx - kv_idx < fereastra`, iar prefixul "
                     "e format din pozițiile 0, 1, …, prefix − 1, adică `kv_idx < prefix`"
@@ -1029,7 +1029,7 @@ def _diagnostic_proba_2(iesire: torch.Tensor, scoruri: torch.Tensor, limita: flo
                 "`limita * torch.tanh(score / limita)`.")
     if _aproape(y, s.clamp(-limita, limita), limita):
         return (f"Ai tăiat scorurile brusc la ±{L} (`clamp`): toate scorurile peste limită devin egale și gradientul lor "
-                "e zero. Limitarea scorurilor (*soft-capping*) e lină, cu tanh: `limita * torch.tanh(score / limita)` e aproape "
+                "e zero. Limitarea scorurilor (soft-capping) e lină, cu tanh: `limita * torch.tanh(score / limita)` e aproape "
                 "de `score` lângă 0 și se apropie de ±limita fără s-o atingă.")
     if _aproape(y, torch.tanh(s), limita):
         return (f"Ai calculat `torch.tanh(score)`: scorurile ajung între −1 și 1, nu între −{L} și {L}, iar diferențele "
@@ -1439,7 +1439,7 @@ def exercitiul_3(masca_documente) -> Rezultat:
                          "are mai des măcar o pereche permisă, deci kernel-ul sare peste mai puține. Lasă `BLOCK_SIZE` "
                          "implicit." if mai_mari else
                          "Masca densă e corectă, dar BlockMask-ul tău marchează ca necesare blocuri în care nu e nicio "
-                         "pereche permisă: e o mască densă deghizată în mască pe blocuri (de exemplu, făcut din "
+                         "pereche permisă: e o mască densă deghizată în mască pe blocuri (de exemplu, un BlockMask făcut din "
                          "`noop_mask` sau cu `BlockMask.from_kv_blocks` peste toate blocurile, cu masca adevărată pusă "
                          "doar în `mask_mod`). Kernel-ul ar vizita fiecare bloc marcat și ar calcula degeaba. Fă "
                          "BlockMask-ul cu `create_block_mask` chiar din mask_mod-ul tău: el află singur care blocuri "

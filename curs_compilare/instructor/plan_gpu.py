@@ -9,7 +9,7 @@ Pașii, în ordine (`--lista` îi tipărește cu comenzile lor):
    și capitolul 08 cu `torchrun` pe un GPU, cu NCCL;
 3. … **referința**: toate notebook-urile cursului (capitolele și soluțiile), în grupuri care încap în
    `--limita-pas` secunde după duratele cunoscute (referința GPU, altfel cea de procesor), executate
-   pe rând cu `make validare`-ul cursului și adunate în același raport (`--completeaza`), în
+   pe rând de validarea cursului (ca la `make validare`) și adunate în același raport (`--completeaza`), în
    `build/referinta/`;
 4. **verificarea de dinaintea orei**, în profilul T4 (`make verifica SOLUTII=1`, cu `CURS_GPU_SIMULAT=T4`);
 5. **profilul Colab**, în valuri: fiecare capitol validat în condițiile unui runtime Colab (2 nuclee,
