@@ -827,12 +827,13 @@ def test_3_graful_care_depinde_de_numarul_documentelor_recompileaza(monkeypatch)
 def test_3_functia_lenta_are_limita_unei_compilari(monkeypatch):
     """`create_block_mask(..., _compile=True)` compilează la fiecare apel al funcției tale: sub o limită de apel
     scurtă, ca aceea a unei măști (`LIMITA_APEL_S`), ar fi respins pe o mașină încărcată. Funcția ta are limita
-    unei compilări; aici, o funcție care doarme o secundă, cu limita de apel coborâtă la 0,5 s."""
-    monkeypatch.setattr(cap10, "LIMITA_APEL_S", 0.5)
+    unei compilări; aici, o funcție care doarme 3 s, cu limita de apel coborâtă la 2 s (cât să încapă, și pe o
+    mașină încărcată, apelurile lui `flex_attention` care păstrează limita de apel)."""
+    monkeypatch.setattr(cap10, "LIMITA_APEL_S", 2.0)
     monkeypatch.setenv("CURS_SEMINTA", "1010")
 
     def lenta(lungimi, dispozitiv):
-        time.sleep(1.0)
+        time.sleep(3.0)
         return masca_documente(lungimi, dispozitiv)
 
     _acceptat(cap10.exercitiul_3(lenta))
