@@ -476,7 +476,7 @@ def test_readme_trimite_la_trusa():
     assert "](atelier/)" in sectiune and "make diapozitive" in sectiune
 
 
-@pytest.mark.parametrize("capitol", ["08", "09", "10"])
+@pytest.mark.parametrize("capitol", ["08", "09", "10", "11", "12"])
 def test_varianta_cu_un_capitol_optional_din_agenda_o_zi(capitol):
     """Blocul opțional al capitolului 08 (09, 10) înlocuiește blocurile capitolului 07 de la aceeași
     oră până la aceeași oră: secțiunile lui sunt titluri din notebook-uri, orele se înlănțuie, iar

@@ -19,7 +19,14 @@ cu numărul capitolului în nume, ca să știi din prima unde cauți.
 - `cap09_export` — ce refuză `torch.export`, spus în română, și programul C++ care încarcă un
   pachet AOTInductor fără Python (09);
 - `cap10_flex` — unde rulează FlexAttention (pe un GPU vechi, încercat întâi într-un proces
-  separat), atenția naivă, masca pe blocuri, debitul în TFLOP/s utili, recompilările (10).
+  separat), atenția naivă, masca pe blocuri, debitul în TFLOP/s utili, recompilările (10);
+- `cap11_generare` — generarea textului: bucla naivă, cache-ul KV care crește și recompilările
+  lui, cache-ul KV static compilat o dată pentru toate pozițiile, reluările grafurilor CUDA,
+  plafonul lățimii de bandă pe mărimi și loturi, greutățile int8 și codul lor generat, costul în
+  calitate (11);
+- `cap12_memorie` — activările salvate numărate exact (cârlige, grafurile de după partiționare),
+  vârful memoriei unui pas, strategiile de memorie (checkpointing, selectiv, bugetul) pe același
+  model, diagrama viteză–memorie și ce lot încape sub un plafon (12).
 
 Cine pe cine importă: un modul de aici folosește nucleul de măsurare (modulele din
 `curs_compilare/`, de exemplu `masurare`, `cifre`, `modele`) și, la nevoie, uneltele altui

@@ -48,6 +48,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -875,6 +876,16 @@ HARTA_DIAGNOZEI: tuple[PasHarta, ...] = (
         "torch.export.export(m, (x,), strict=False)",
         "ramificare după date (→ torch.cond), dimensiune fixată de cod; apoi TORCH_LOGS=\"+dynamic\" (09)",
     ),
+    PasHarta(
+        "Generarea recompilează la fiecare jeton",
+        'TORCH_LOGS="recompiles" python server.py',
+        "garda pe lungimea cache-ului KV (crește cu torch.cat): prealocă-l, scrie la o poziție-tensor (11)",
+    ),
+    PasHarta(
+        "Antrenarea compilată rămâne fără memorie",
+        'torch.cuda.memory._dump_snapshot("m.pickle")  # după _record_memory_history()',
+        "la vârf (pytorch.org/memory_viz): activări salvate sau refăcute; checkpoint pe blocuri, bugetul (12)",
+    ),
 )
 
 
@@ -917,12 +928,14 @@ def figura_harta():
         y = (randuri - 1 - i) * 10 + 1
         culoare = culori[i % len(culori)]
         ax.add_patch(patches.FancyBboxPatch((1, y + 1), 27, 7, boxstyle="round,pad=0.3", fc=culoare, ec="#444444"))
-        ax.text(14.5, y + 4.5, pas.simptom, ha="center", va="center", fontsize=11, weight="bold", wrap=True)
+        # simptomul, rupt pe rânduri ca să încapă în căsuță
+        ax.text(14.5, y + 4.5, textwrap.fill(pas.simptom, 24), ha="center", va="center", fontsize=10.5,
+                weight="bold", linespacing=1.15)
         ax.annotate("", xy=(32, y + 4.5), xytext=(28.8, y + 4.5),
                     arrowprops=dict(arrowstyle="-|>", color="#444444", lw=1.5))
         ax.add_patch(patches.FancyBboxPatch((32.5, y + 1), 66.5, 7, boxstyle="round,pad=0.3", fc="white", ec="#444444"))
         ax.text(34, y + 6, pas.comanda, ha="left", va="center", fontsize=9.5, family="monospace", color="#08306b")
-        ax.text(34, y + 2.8, pas.cauti, ha="left", va="center", fontsize=9.5, color="#333333")
+        ax.text(34, y + 2.8, pas.cauti, ha="left", va="center", fontsize=9.2, color="#333333")
     figura.tight_layout()
     return figura
 
