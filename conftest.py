@@ -47,6 +47,49 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
+#: Fișierele lungi (zeci de secunde în profilul rapid: procese noi, ranguri, compilări), în ordinea
+#: duratei lor măsurate (`pytest --durations=0`, cache-ul lui Inductor gol, 2 nuclee), pornite primele:
+#: procesele de teste (pytest-xdist, un fișier întreg într-un proces) nu mai rămân la sfârșit cu un
+#: fișier lung în timp ce celelalte stau. Un fișier lipsă din listă doar pornește mai târziu.
+FISIERE_LUNGI = (
+    "notebooks/06_modelul_intreg.ipynb",
+    "notebooks/08_antrenare_distribuita.ipynb",
+    "notebooks/09_export_aotinductor.ipynb",
+    "notebooks/05_reglare_automata_max_autotune.ipynb",
+    "notebooks/11_generarea_textului.ipynb",
+    "notebooks/10_flex_attention.ipynb",
+    "tests/test_masurare_compilare.py",
+    "tests/test_exercitii_cap08.py",
+    "notebooks/04_cuda_graphs_reduce_overhead.ipynb",
+    "tests/test_exercitii_cap09.py",
+    "tests/test_exercitii_cap10.py",
+    "tests/test_cap08_distribuit.py",
+    "tests/test_exercitii_cap06.py",
+    "notebooks/01_primul_torch_compile.ipynb",
+    "tests/test_benchmark_capitolul08.py",
+    "tests/test_grafuri_cuda_si_cache.py",
+    "tests/test_exercitii_cap12.py",
+    "notebooks/03_fuziunea_kernelurilor.ipynb",
+    "tests/test_exercitii_cap07.py",
+    "notebooks/02_dynamo_garzi_intreruperi_recompilari.ipynb",
+    "tests/test_cap08_ranguri.py",
+    "solutions/08_antrenare_distribuita_solutii.ipynb",
+    "tests/test_cap09_export.py",
+    "tests/test_verificare_rapida.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Fișierele lungi întâi (`FISIERE_LUNGI`), apoi restul, în ordinea colectării. Ordinea testelor
+    dintr-un fișier nu se schimbă (sortarea e stabilă)."""
+
+    def loc(item):
+        fisier = item.nodeid.split("::", 1)[0]
+        return FISIERE_LUNGI.index(fisier) if fisier in FISIERE_LUNGI else len(FISIERE_LUNGI)
+
+    items[:] = sorted(items, key=loc)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
     rezultat = yield

@@ -155,3 +155,13 @@ def test_verificarea_prinde_un_import_in_contra_directiei_si_un_cerc(tmp_path):
 ])
 def test_rolul_unui_modul(modul, asteptat):
     assert rol(modul) == asteptat
+
+
+def test_fisierele_lungi_ale_testelor_exista():
+    """`conftest.FISIERE_LUNGI` (fișierele pornite primele) numește fișiere care există: un fișier
+    redenumit ar ieși din listă fără să spună nimic."""
+    import conftest
+
+    radacina = Path(__file__).resolve().parent.parent
+    lipsa = [f for f in conftest.FISIERE_LUNGI if not (radacina / f).is_file()]
+    assert not lipsa, f"conftest.FISIERE_LUNGI numește fișiere care nu există: {lipsa}"
