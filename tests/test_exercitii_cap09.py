@@ -672,4 +672,7 @@ def test_3_incarcarea_care_opreste_procesul_nu_e_vina_cursantului(pachet_bun, mo
 
     monkeypatch.setenv("CURS_SEMINTA", SEMINTA_3)
     monkeypatch.setenv("CURS_AOTI_ESEC_SIMULAT", "1")
-    _respins(cap09.exercitiul_3(refoloseste), "SIGSEGV", "Nu e o greșeală a ta", "mașina asta")
+    rezultat = cap09.exercitiul_3(refoloseste)
+    _respins(rezultat, "SIGSEGV", "Nu e o greșeală a ta", "mașina asta")
+    # neverificat, nu greșit: soluția (`assert rezultat or rezultat.neverificat`) trece și pe o astfel de mașină
+    assert rezultat.neverificat and rezultat.text().startswith("⚠️"), rezultat.text()

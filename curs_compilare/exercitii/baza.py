@@ -185,6 +185,9 @@ class Rezultat:
     exercitiu: str
     corect: bool
     mesaj: str
+    #: Adevărat când verificarea nu s-a putut face pe mașina asta (`MasinaNepotrivita`): răspunsul nu
+    #: e nici corect, nici greșit, iar mesajul spune de ce și unde se poate verifica.
+    neverificat: bool = False
 
     def __bool__(self) -> bool:
         return self.corect
@@ -192,6 +195,8 @@ class Rezultat:
     def text(self) -> str:
         if self.corect:
             return f"✅ {self.exercitiu}: corect! {self.mesaj}"
+        if self.neverificat:
+            return f"⚠️ {self.exercitiu}: neverificat. {self.mesaj}"
         return f"❌ {self.exercitiu}: {self.mesaj}"
 
     def __repr__(self) -> str:
@@ -200,8 +205,8 @@ class Rezultat:
     def _repr_html_(self) -> str:
         import html
 
-        culoare = "#e6f4ea" if self.corect else "#fdecea"
-        bordura = "#34a853" if self.corect else "#d93025"
+        culoare = "#e6f4ea" if self.corect else "#fef7e0" if self.neverificat else "#fdecea"
+        bordura = "#34a853" if self.corect else "#f9ab00" if self.neverificat else "#d93025"
         return (
             f'<div style="background:{culoare};border-left:4px solid {bordura};'
             f'padding:8px 12px;white-space:pre-wrap">{html.escape(self.text())}</div>'
@@ -213,6 +218,12 @@ class GresealaCursant(Exception):
     `apeleaza`, are în `exceptie` excepția codului cursantului din care provine."""
 
     exceptie: BaseException | None = None
+
+
+class MasinaNepotrivita(GresealaCursant):
+    """Aruncată când verificarea nu se poate face pe mașina asta (de exemplu, procesul care ar încărca
+    răspunsul cursantului se oprește înainte de orice apel, din cauza versiunilor mașinii): rezultatul e
+    `neverificat`, nu greșit, iar mesajul spune unde se poate verifica."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1210,6 +1221,8 @@ def verificare(exercitiu: str, corp: Callable[[], str], limita_s: float | None =
         )):
             mesaj = corp()
         return Rezultat(exercitiu, True, mesaj or "")
+    except MasinaNepotrivita as motiv:
+        return Rezultat(exercitiu, False, str(motiv), neverificat=True)
     except GresealaCursant as greseala:
         return Rezultat(exercitiu, False, str(greseala))
     except TimpDepasit:  # o întrerupere ajunsă chiar în tratarea alteia

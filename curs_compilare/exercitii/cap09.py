@@ -36,6 +36,7 @@ from ..cifre import cu_substantiv, format_numar, format_octeti, format_timp
 from ..modele import ConfiguratieTransformer, ReteaTransformer
 from .baza import (
     GresealaCursant,
+    MasinaNepotrivita,
     Rezultat,
     apeleaza,
     compara_tensori,
@@ -879,7 +880,7 @@ def _ruleaza_in_proces_nou(cale: Path, intrari: list[torch.Tensor]) -> tuple[dic
                 semnal = signal.Signals(-proces.returncode).name
             except ValueError:
                 semnal = f"semnalul {-proces.returncode}"
-            raise GresealaCursant(
+            raise MasinaNepotrivita(
                 f"Nu-ți pot verifica pachetul pe mașina asta: procesul nou s-a oprit cu {semnal} chiar la încărcare "
                 f"(`aoti_load_package`), înainte de orice apel, pe torch {torch.__version__}. Nu e o greșeală a ta: pe "
                 "unele combinații de versiuni (torch, compilatorul C++, bibliotecile sistemului), încărcarea oricărui "
