@@ -14,6 +14,7 @@ import contextlib
 import functools
 import io
 import math
+import operator
 import re
 
 import pytest
@@ -449,3 +450,43 @@ def test_instantaneul_pe_gpu_cu_api_ul_cuda(monkeypatch, tmp_path):
     with pytest.raises(RuntimeError):
         mem12.instantaneu_memorie(pas_gresit, "proba")
     assert apeluri[-1][:2] == ("istoria", None)
+
+
+def _graf_cu_atentia_invelita() -> tuple[torch.fx.GraphModule, torch.fx.GraphModule]:
+    """Grafurile pe care le dă partiționatorul unor versiuni (torch 2.11) pentru o atenție SDPA refăcută
+    sub checkpointing: în pasul înainte, `run_and_save_rng_state(sdpa, q, k, v)`; în cel înapoi,
+    `run_with_rng_state(stare, sdpa, q, k, v)`, cu alt nume de nod decât în pasul înainte."""
+    from torch._prims.rng_prims import run_and_save_rng_state, run_with_rng_state
+
+    sdpa = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default
+    q = torch.randn(1, 2, 4, 8)
+
+    inainte = torch.fx.Graph()
+    intrari = [inainte.placeholder(n) for n in ("q", "k", "v")]
+    for nod in intrari:
+        nod.meta["val"] = q
+    perechea = inainte.call_function(run_and_save_rng_state, (sdpa, *intrari))
+    stare = inainte.call_function(operator.getitem, (perechea, 0))
+    iesiri = inainte.call_function(operator.getitem, (perechea, 1))
+    inainte.output((iesiri, stare, *intrari))
+
+    inapoi = torch.fx.Graph()
+    stare_b = inapoi.placeholder("getitem")
+    intrari_b = [inapoi.placeholder(n) for n in ("q", "k", "v")]
+    for nod in intrari_b:
+        nod.meta["val"] = q
+    refacuta = inapoi.call_function(run_with_rng_state, (stare_b, sdpa, *intrari_b))
+    inapoi.output((refacuta,))
+    return torch.fx.GraphModule({}, inainte), torch.fx.GraphModule({}, inapoi)
+
+
+def test_atentia_refacuta_cu_starea_aleatoare_se_numara_ca_atentie():
+    """Pe torch 2.11, atenția refăcută apare în graful înapoi ca `run_with_rng_state(..., sdpa, ...)`:
+    tot atenție refăcută (nume, număr, operații în virgulă mobilă), nu o operație necunoscută."""
+    inainte, inapoi = _graf_cu_atentia_invelita()
+    noduri = {n.name: n for g in (inainte, inapoi) for n in g.graph.nodes}
+    assert mem12.nume_nod(noduri["run_and_save_rng_state"]) == "_scaled_dot_product_flash_attention_for_cpu"
+    assert mem12.nume_nod(noduri["run_with_rng_state"]) == "_scaled_dot_product_flash_attention_for_cpu"
+    partitie = mem12.Partitie(grafuri_inainte=[inainte], grafuri_inapoi=[inapoi])
+    assert partitie.recalculate() == {"_scaled_dot_product_flash_attention_for_cpu": 1}
+    assert partitie.flops_recalculate() == 4.0 * 1 * 2 * 4 * 4 * 8

@@ -160,6 +160,28 @@ def nume_operatie(tinta) -> str:
     return getattr(tinta, "__name__", str(tinta))
 
 
+#: Învelișurile partiționatorului pentru operațiile cu stare aleatoare (`nondeterministic_seeded`, cum e
+#: atenția SDPA în unele versiuni): `run_and_save_rng_state(op, *argumente)` în pasul înainte și
+#: `run_with_rng_state(stare, op, *argumente)` la recalcularea din pasul înapoi. Câte argumente stau
+#: înaintea operației învelite.
+_INVELISURI_ALEATOARE = {"run_and_save_rng_state": 0, "run_with_rng_state": 1}
+
+
+def operatia_nodului(nod: torch.fx.Node) -> tuple:
+    """Operația unui nod și argumentele ei, cu învelișurile stării aleatoare desfăcute: pentru
+    `run_with_rng_state(stare, aten.sdpa, q, k, v)`, (aten.sdpa, (q, k, v))."""
+    tinta, argumente = nod.target, tuple(nod.args)
+    pozitie = _INVELISURI_ALEATOARE.get(getattr(tinta, "__name__", None))
+    if pozitie is not None and len(argumente) > pozitie and callable(argumente[pozitie]):
+        return argumente[pozitie], argumente[pozitie + 1:]
+    return tinta, argumente
+
+
+def nume_nod(nod: torch.fx.Node) -> str:
+    """`nume_operatie` pentru operația nodului, cu învelișurile stării aleatoare desfăcute."""
+    return nume_operatie(operatia_nodului(nod)[0])
+
+
 def _e_vedere(nod: torch.fx.Node) -> bool:
     """Adevărat pentru o operație care întoarce o vedere (*view*) a intrării ei: aceeași memorie."""
     tinta = nod.target
@@ -727,9 +749,9 @@ class Partitie:
             if baza.op == "call_function" and baza.target is operator.getitem:
                 octeti = 0 if (din_intrari or baza.name in baze) else _octeti_val(baza.meta.get("val"))
             baze.add(baza.name)
-            operatie = nume_operatie(baza.target) if baza.op == "call_function" else "intrare"
+            operatie = nume_nod(baza) if baza.op == "call_function" else "intrare"
             if operatie == "getitem" and baza.args and isinstance(baza.args[0], torch.fx.Node):
-                operatie = nume_operatie(baza.args[0].target)
+                operatie = nume_nod(baza.args[0])
             rezultat.append(Salvat(nod.name, operatie, tuple(_intreg(d) for d in val.shape), octeti, din_intrari))
         return rezultat
 
@@ -754,7 +776,9 @@ class Partitie:
             if nod.op != "call_function":
                 continue
             eticheta = nod.meta.get("partitioner_tag")
-            if eticheta is not None:
+            if getattr(nod.target, "__name__", None) == "run_with_rng_state":
+                noduri.append(nod)  # o operație a pasului înainte, refăcută cu starea aleatoare salvată
+            elif eticheta is not None:
                 if eticheta != "is_backward":
                     noduri.append(nod)
             elif nod.name in inainte and inainte[nod.name].op == "call_function":
@@ -767,7 +791,7 @@ class Partitie:
         dacă nu ceri `cu_vederi`; la fel `getitem` (alege o ieșire dintr-un tuplu)."""
         rezultat: Counter = Counter()
         for nod in self._recalculate_noduri():
-            nume = nume_operatie(nod.target)
+            nume = nume_nod(nod)
             if nume == "getitem" or (not cu_vederi and _e_vedere(nod)):
                 continue
             rezultat[nume] += 1
@@ -814,7 +838,8 @@ class VarfGraf:
 
 def _flops_nod(nod: torch.fx.Node) -> float:
     """Operațiile unui produs de matrice sau ale unei atenții, din formele din graf (0 pentru restul)."""
-    nume = nume_operatie(nod.target)
+    tinta, argumente = operatia_nodului(nod)
+    nume = nume_operatie(tinta)
 
     def forma(a):
         val = a.meta.get("val") if isinstance(a, torch.fx.Node) else None
@@ -822,16 +847,16 @@ def _flops_nod(nod: torch.fx.Node) -> float:
 
     try:
         if nume == "mm":
-            (m, k), (_, n) = forma(nod.args[0]), forma(nod.args[1])
+            (m, k), (_, n) = forma(argumente[0]), forma(argumente[1])
             return 2.0 * m * k * n
         if nume == "addmm":
-            (m, k), (_, n) = forma(nod.args[1]), forma(nod.args[2])
+            (m, k), (_, n) = forma(argumente[1]), forma(argumente[2])
             return 2.0 * m * k * n
         if nume == "bmm":
-            (b, m, k), (_, _, n) = forma(nod.args[0]), forma(nod.args[1])
+            (b, m, k), (_, _, n) = forma(argumente[0]), forma(argumente[1])
             return 2.0 * b * m * k * n
         if nume in _NUME_ATENTIE:
-            q, k = forma(nod.args[0]), forma(nod.args[1])
+            q, k = forma(argumente[0]), forma(argumente[1])
             *lot, lq, d = q
             lk = k[-2]
             return 4.0 * math.prod(lot) * lq * lk * d
@@ -863,9 +888,9 @@ def _simuleaza(graf: torch.fx.GraphModule, initiale: Mapping[str, int], pastreaz
                 baza[nod.name] = nod.name
                 tuplu = isinstance(nod.meta.get("val"), (tuple, list))
                 marime[nod.name] = 0 if tuplu else _octeti_val(nod.meta.get("val"))
-                operatie[nod.name] = nume_operatie(nod.target)
+                operatie[nod.name] = nume_nod(nod)
                 if nod.target is operator.getitem and sursa is not None:
-                    operatie[nod.name] = nume_operatie(sursa.target)
+                    operatie[nod.name] = nume_nod(sursa)
     ultima: dict[str, int] = {}
     iesiri: set[str] = set()
     for i, nod in enumerate(noduri):
