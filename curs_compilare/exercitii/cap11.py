@@ -651,8 +651,8 @@ def _verifica_memoria(strat, liniar: nn.Linear, context: str) -> None:
         if t.numel() == elemente and (torch.equal(valori, greutate.reshape(-1)) or torch.equal(valori, greutate.t().reshape(-1))):
             raise GresealaCursant(
                 f"Stratul tău ține greutatea originală, în {t.dtype}, în `{cale}` {context}: memoria e tot cea a unui strat float "
-                f"({format_octeti(t.numel() * t.element_size())}). Weight-only int8 înseamnă că greutatea stă în memorie doar ca int8 "
-                "(un octet pe element) plus o scală pe rând; nu păstra stratul primit."
+                f"({format_octeti(t.numel() * t.element_size())}). Cuantizarea int8 doar a greutăților înseamnă că greutatea stă "
+                "în memorie doar ca int8 (un octet pe element) plus o scală pe rând; nu păstra stratul primit."
             )
         if not int8 and t.numel() == elemente and bool((valori == valori.round()).all()) and float(valori.abs().max()) <= 128:
             raise GresealaCursant(
@@ -747,7 +747,7 @@ def _diagnostic_greutate(w: torch.Tensor, w_refacut: torch.Tensor, context: str)
         raise GresealaCursant(
             f"O singură scală pentru toată matricea {context}: rândul {rand}, cu valori de până la {numar_precis(float(amax[rand]))}, "
             f"pierde precizia (eroare {numar_precis(float(eroare[rand]))}, față de cel mult {numar_precis(float(limita[rand]))} cu o "
-            "scală a lui). Weight-only int8 are o scală pe fiecare canal de ieșire, adică pe fiecare rând: "
+            "scală a lui). Cuantizarea int8 doar a greutăților are o scală pe fiecare canal de ieșire, adică pe fiecare rând: "
             "`w.abs().amax(dim=1) / 127`."
         )
     raise GresealaCursant(
