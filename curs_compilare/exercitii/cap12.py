@@ -3,7 +3,7 @@
 - exercițiul 1: `politica_matmul(ctx, op, *args, **kwargs)` e o politică de checkpointing selectiv care
   păstrează doar ieșirile produselor de matrice (`aten.mm`, `aten.addmm`, `aten.bmm`) și recalculează
   restul, iar `bloc_cu_sac(bloc, x)` o aplică unui bloc, cu `torch.utils.checkpoint.checkpoint`
-  (neredintrant, `context_fn` din `create_selective_checkpoint_contexts`). Verificarea cheamă întâi
+  (nereentrant, `context_fn` din `create_selective_checkpoint_contexts`). Verificarea cheamă întâi
   politica direct, pe o listă de operații (produsele de matrice, atenția, operații element cu element,
   o normalizare, o reducere, vederi), apoi compilează stiva de blocuri a capitolului cu `bloc_cu_sac`
   în regiunea compilată și măsoară ce salvează și ce recalculează graful: checkpointing-ul trebuie să
@@ -21,16 +21,15 @@
 
 Toate verificările rulează pe procesor, pe modele minuscule, cu grafurile partiționate rulate operație cu
 operație (`Compilator(genereaza_cod=False)`: aceeași partiționare ca Inductor, fără compilarea C++), ca să
-fie rapide și deterministe și pe o mașină cu GPU. Cazurile care decid verdictul sunt în fiecare rulare:
-la exercițiul 1, două lățimi diferite ale modelului (o politică potrivită doar pe o formă se vede); la
+fie rapide și deterministe și pe o mașină cu GPU. Cazurile care decid verdictul sunt în fiecare rulare: la
+exercițiul 1, două lățimi diferite ale modelului (o politică potrivită doar pe o formă se vede); la
 exercițiul 2, un plafon sub care încape orice buget, unul sub care încape doar bugetul cu cea mai mică
-memorie, unul la mijloc și unul sub care nu încape niciunul; la exercițiul 3, toate cele 12 combinații
-(activare, normalizare). Ce alege întâmplarea (`CURS_SEMINTA=…` o fixează): mărimile modelelor, dintr-o
-listă mică, și marginile plafoanelor. Codul tău se apelează numai prin `apeleaza` (din `baza`), cu limită de
-timp; o greșeală devine o explicație în română, nu un traceback. Verificarea nu ține nicio politică sau
-funcție de referință ca atribut al modulului; cifrele ei (octeți, FLOP) se păstrează între verificări, ca
-a doua verificare pe aceleași mărimi să nu mai compileze.
-"""
+memorie, unul la mijloc și unul sub care nu încape niciunul; la exercițiul 3, toate cele 10 combinații
+(activare, normalizare; fără SiLU, vezi `ACTIVARI_3`). Ce alege întâmplarea (`CURS_SEMINTA=…` o fixează):
+mărimile modelelor, dintr-o listă mică, și marginile plafoanelor. Codul tău se apelează numai prin
+`apeleaza` (din `baza`), cu limită de timp; o greșeală devine o explicație în română, nu un traceback.
+Verificarea nu ține nicio politică sau funcție de referință ca atribut al modulului; cifrele ei (octeți,
+FLOP) se păstrează între verificări, ca a doua verificare pe aceleași mărimi să nu mai compileze."""
 
 from __future__ import annotations
 
@@ -78,6 +77,14 @@ _LIMITA_3_S = 240.0
 LATIMI_1 = (16, 24, 32)
 #: Lățimile blocului din exercițiul 3 (una, aleasă la întâmplare).
 LATIMI_3 = (16, 24)
+#: Activările exercițiului 3: cele ale capitolului, fără SiLU. Pasul înainte al lui SiLU e aceeași
+#: descompunere în toate versiunile (x / (1 + exp(−x)): `neg`, `exp`, `add`, `div`), dar pasul înapoi
+#: diferă: torch 2.11 refăce `neg`, `exp` și `add` din graful înainte, versiunile noi își calculează
+#: sigmoida chiar în pasul înapoi, din intrarea salvată (acolo nu se reface nimic). Un răspuns corect
+#: pe o mașină ar fi greșit pe alta, deci SiLU nu intră în predicție.
+ACTIVARI_3 = tuple(a for a in mem12.ACTIVARI if a != "silu")
+#: Câte combinații (activare, normalizare) verifică exercițiul 3.
+COMBINATII_3 = 2 * len(ACTIVARI_3)
 
 aten = torch.ops.aten
 _CP = torch.utils.checkpoint.CheckpointPolicy
@@ -343,7 +350,7 @@ def _verifica_politica(politica, interzise) -> bool:
 
 def _foloseste_checkpoint_eager(bloc_cu_sac, marimi: mem12.Marimi, interzise) -> bool:
     """Rulează `bloc_cu_sac` pe un bloc, fără compilare, cu cârligele pentru tensorii salvați: în interiorul
-    unui `checkpoint` neredintrant, cârligele lui iau locul celor din afară, deci cârligele verificării nu
+    unui `checkpoint` nereentrant, cârligele lui iau locul celor din afară, deci cârligele verificării nu
     văd aproape nimic. Întoarce True dacă funcția ta pune blocul într-un checkpoint."""
     stiva = _stiva(marimi)
     bloc = stiva.blocuri[0]
@@ -560,7 +567,7 @@ def _fara_recompilare_1(functie, marimi: mem12.Marimi, interzise) -> None:
             raise GresealaCursant(
                 "La al doilea pas (alte valori, aceeași formă), stiva cu `bloc_cu_sac` s-a recompilat: Dynamo a pus o gardă "
                 "pe un obiect nou la fiecare apel (o politică sau un `context_fn` construit din nou, cu date care se "
-                "schimbă). Un pas de antrenare care se recompilează la fiecare apel nu mai termină. Construiește politica "
+                "schimbă). Un pas de antrenare care se recompilează la fiecare apel nu se mai termină. Construiește politica "
                 "o dată, în afara funcției, și dă-i lui `checkpoint` un `functools.partial` al ei."
             ) from None
         raise
@@ -833,9 +840,6 @@ def _explica_3(activare: str, cu_norma: bool, lipsa: set, in_plus: set) -> str:
         elif nume in ("sigmoid", "tanh") and activare in ("sigmoid", "tanh"):
             parti.append(f"`{nume}`: derivata lui {activare} se scrie din ieșirea lui, care se salvează oricum (o folosește "
                          "produsul de matrice de după), deci nu e nimic de refăcut")
-        elif nume == "sigmoid" and activare == "silu":
-            parti.append("`sigmoid`: derivata lui SiLU îl calculează în pasul înapoi, ca parte a derivatei; nu e o operație "
-                         "a pasului înainte refăcută (pasul înainte face `silu`, dintr-o bucată)")
         elif nume in ("relu", "le", "gt", "where", "threshold_backward") and activare == "relu":
             parti.append(f"`{nume}`: pentru ReLU se salvează o mască (unde intrarea e pozitivă), nu se refăce nimic")
         else:
@@ -859,7 +863,7 @@ def _interzise_3() -> dict:
 
 
 def exercitiul_3(prezice_recalcularile) -> Rezultat:
-    """Verifică `prezice_recalcularile(activare, cu_norma)` pe toate cele 12 combinații (șase activări, cu și
+    """Verifică `prezice_recalcularile(activare, cu_norma)` pe toate cele `COMBINATII_3` combinații (cinci activări, cu și
     fără `LayerNorm`): mulțimea întoarsă (nume de operații aten, fără vederi) trebuie să fie exact mulțimea
     operațiilor pasului înainte pe care graful înapoi le refăce, cu bugetul implicit, pentru `BlocMLP`."""
 
@@ -870,7 +874,7 @@ def exercitiul_3(prezice_recalcularile) -> Rezultat:
         interzise = _interzise_3()
         gresite = []
         with _mediu_verificare():
-            for activare in mem12.ACTIVARI:
+            for activare in ACTIVARI_3:
                 for cu_norma in (False, True):
                     raspuns = _apeleaza(prezice_recalcularile, activare, cu_norma, interzise=interzise,
                                         ce=f"funcția ta pentru activarea „{activare}”" + (", cu normalizare" if cu_norma else ""))
@@ -883,14 +887,15 @@ def exercitiul_3(prezice_recalcularile) -> Rezultat:
             caz = f"„{activare}”" + (" cu LayerNorm" if cu_norma else " fără normalizare")
             lipsa, in_plus = adevar - prezis, prezis - adevar
             spus = ", ".join(sorted(prezis)) or "nimic"
-            corect = f"{len(gresite)} din 12 combinații" if len(gresite) > 1 else "o combinație din 12"
+            corect = (f"{len(gresite)} din {COMBINATII_3} combinații" if len(gresite) > 1
+                      else f"o combinație din {COMBINATII_3}")
             raise GresealaCursant(
                 f"Predicția ta greșește la {corect}. Prima: {caz}, ai spus {{{spus}}}. {_explica_3(activare, cu_norma, lipsa, in_plus)}."
             )
         return (
-            "Toate cele 12 predicții sunt exacte: partiționatorul refăce în pasul înapoi doar operații element cu element "
-            "ieftine (lanțul lui GELU până la tanh sau erf, scăderea și înmulțirea normalizării), niciodată produsele "
-            "de matrice sau reducerile, și nimic unde derivata se scrie din ieșirea deja salvată (ReLU, sigmoid, tanh, SiLU)."
+            f"Toate cele {COMBINATII_3} predicții sunt exacte: partiționatorul refăce în pasul înapoi doar operații element "
+            "cu element ieftine (lanțul lui GELU până la tanh sau erf, scăderea și înmulțirea normalizării), niciodată produsele "
+            "de matrice sau reducerile, și nimic unde derivata se scrie din ieșirea deja salvată (ReLU, sigmoid, tanh)."
         )
 
     return verificare("Exercițiul 3", corp, limita_s=_LIMITA_3_S)
