@@ -694,11 +694,13 @@ def arata_porniri(porniri: dict[str, PornireLaRece]) -> None:
               f"({cifre.format_timp(artefacte.primul_rezultat_s)}); cache-ul cald de pe disc, cu "
               f"{cifre.format_procent(1 - cald.primul_rezultat_s / rece.primul_rezultat_s)}.")
         if None not in (rece.compilari_cpp, cald.compilari_cpp, artefacte.compilari_cpp):
-            def de_cate_ori(n: int) -> str:
-                return "niciodată" if n == 0 else "o singură dată" if n == 1 else f"de {cifre.cu_substantiv(n, 'dată', 'ori')}"
-
-            print(f"Compilatorul C++ al sistemului a rulat {de_cate_ori(rece.compilari_cpp)} cu cache gol, "
-                  f"{de_cate_ori(cald.compilari_cpp)} cu cache cald și {de_cate_ori(artefacte.compilari_cpp)} cu artefactele.")
+            compilari = (rece.compilari_cpp, cald.compilari_cpp, artefacte.compilari_cpp)
+            if not any(compilari):
+                print("Compilatorul C++ al sistemului n-a rulat la nicio pornire: pe GPU, kernelurile le compilează Triton, "
+                      "nu compilatorul C++.")
+            else:
+                print("Rulările compilatorului C++ al sistemului până la primul rezultat: "
+                      f"{compilari[0]} cu cache gol, {compilari[1]} cu cache cald, {compilari[2]} cu artefactele.")
             cifre.inregistreaza("09.pornire_jit_artefacte_compilari_cpp", artefacte.compilari_cpp, "",
                                 "compilări C++ până la primul rezultat, cu artefactele cache-ului încărcate")
     cheie = {"JIT, cache gol": "jit_rece", "JIT, cache cald": "jit_cald", "JIT, artefacte": "jit_artefacte",
