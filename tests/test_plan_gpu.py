@@ -39,3 +39,23 @@ def test_lista_si_un_pas_gresit(capsys):
     assert plan_gpu.main(["--lista"]) == 0
     assert "1. diagnoza" in capsys.readouterr().out
     assert plan_gpu.main(["--pas", "999"]) == 2
+
+
+def test_duratele_vazute_pe_gpu_impart_planul(tmp_path):
+    """O durată văzută pe un GPU înlocuiește estimarea din procesor; un notebook care n-a terminat stă singur
+    într-un pas; fiecare notebook al referinței are limita lui, ca un pas să nu treacă de comanda lui."""
+    (tmp_path / "assets" / "plan_gpu").mkdir(parents=True)
+    (tmp_path / "assets" / "referinta_cpu").mkdir(parents=True)
+    (tmp_path / "assets" / "referinta_cpu" / "rezultate.json").write_text(
+        '{"notebookuri": [{"cale": "notebooks/a.ipynb", "trecut": true, "secunde": 10}]}', encoding="utf-8")
+    assert plan_gpu._durate_cunoscute(tmp_path) == {"notebooks/a.ipynb": 10 * plan_gpu.FACTOR_DIN_PROCESOR}
+    (tmp_path / plan_gpu.DURATE_OBSERVATE).write_text(
+        '{"notebookuri": {"notebooks/a.ipynb": {"secunde": 99}, "notebooks/b.ipynb": {"secunde": null, "secunde_minim": 554}}}',
+        encoding="utf-8")
+    durate = plan_gpu._durate_cunoscute(tmp_path)
+    assert durate == {"notebooks/a.ipynb": 99.0, "notebooks/b.ipynb": plan_gpu.LIMITA_PAS_S}
+    assert plan_gpu.grupuri_referinta(["notebooks/a.ipynb", "notebooks/b.ipynb"], durate) == [["notebooks/a.ipynb"],
+                                                                                            ["notebooks/b.ipynb"]]
+    referinta = [p for p in plan_gpu.pasii(RADACINA) if p.nume.startswith("referința")]
+    assert all(f"--limita-notebook {plan_gpu.LIMITA_NOTEBOOK_S:.0f}" in p.comenzi[0] for p in referinta)
+    assert (RADACINA / plan_gpu.DURATE_OBSERVATE).is_file()

@@ -8,7 +8,8 @@ Pașii, în ordine (`--lista` îi tipărește cu comenzile lor):
 2. **debitul FlexAttention** pe forme și opțiuni de kernel (`benchmarks/capitolul10.py --parte debit`)
    și capitolul 08 cu `torchrun` pe un GPU, cu NCCL;
 3. … **referința**: toate notebook-urile cursului (capitolele și soluțiile), în grupuri care încap în
-   `--limita-pas` secunde după duratele cunoscute (referința GPU, altfel cea de procesor), executate
+   `--limita-pas` secunde după duratele cunoscute (referința GPU, altfel duratele văzute pe un GPU din
+   `assets/plan_gpu/durate_observate.json`, altfel cea de procesor), executate
    pe rând de validarea cursului (ca la `make validare`) și adunate în același raport (`--completeaza`), în
    `build/referinta/`;
 4. **verificarea de dinaintea orei**, în profilul T4 (`make verifica SOLUTII=1`, cu `CURS_GPU_SIMULAT=T4`);
@@ -43,6 +44,9 @@ DOSAR_REFERINTA = Path("build") / "referinta"
 LIMITA_PAS_S = 480.0
 #: Pe un GPU, față de procesor, un notebook fără durată GPU cunoscută e socotit cât pe procesor (cu rezervă).
 FACTOR_DIN_PROCESOR = 1.5
+#: Cel mult atât rulează un notebook al referinței: oprit la limită, își păstrează ieșirile de până atunci
+#: (cu durata fiecărei celule), iar pasul nu trece de comanda lui de 10 minute.
+LIMITA_NOTEBOOK_S = 540.0
 #: Un notebook fără nicio durată cunoscută (un capitol nou).
 DURATA_NECUNOSCUTA_S = 240.0
 #: Câte notebook-uri rulează deodată în profilul Colab (câte o pereche de nuclee fiecare).
@@ -57,7 +61,9 @@ class Pas:
 
 
 def _durate_cunoscute(radacina: Path) -> dict[str, float]:
-    """Durata fiecărui notebook: din referința GPU, altfel din cea de procesor (× `FACTOR_DIN_PROCESOR`)."""
+    """Durata fiecărui notebook, de la sursa cea mai bună la cea mai slabă: referința GPU; duratele văzute
+    pe un GPU (`DURATE_OBSERVATE`; una neterminată contează cât limita unui pas, ca să stea singură); cea
+    de procesor (× `FACTOR_DIN_PROCESOR`)."""
     durate: dict[str, float] = {}
     for dosar, factor in (("referinta_cpu", FACTOR_DIN_PROCESOR), ("referinta_h200", 1.0)):
         cale = radacina / "assets" / dosar / "rezultate.json"
@@ -65,6 +71,22 @@ def _durate_cunoscute(radacina: Path) -> dict[str, float]:
             for r in json.loads(cale.read_text(encoding="utf-8")).get("notebookuri", []):
                 if r.get("trecut"):
                     durate[r["cale"]] = float(r["secunde"]) * factor
+        if dosar == "referinta_cpu":  # peste procesor, sub referința GPU
+            durate.update(_durate_observate(radacina))
+    return durate
+
+
+#: Duratele văzute pe un GPU, pentru plan (nu o referință): vezi `despre` în fișier.
+DURATE_OBSERVATE = Path("assets") / "plan_gpu" / "durate_observate.json"
+
+
+def _durate_observate(radacina: Path) -> dict[str, float]:
+    cale = radacina / DURATE_OBSERVATE
+    if not cale.is_file():
+        return {}
+    durate = {}
+    for nb, r in json.loads(cale.read_text(encoding="utf-8")).get("notebookuri", {}).items():
+        durate[nb] = float(r["secunde"]) if r.get("secunde") is not None else LIMITA_PAS_S
     return durate
 
 
@@ -103,7 +125,8 @@ def pasii(radacina: Path = RADACINA, limita_s: float = LIMITA_PAS_S) -> list[Pas
         completeaza = f" --completeaza {DOSAR_REFERINTA}/rezultate.json" if i else ""
         pasi.append(Pas(f"referința, partea {i + 1}: " + ", ".join(Path(c).stem[:2] + ("s" if c.startswith("solutions") else "")
                                                                for c in grup),
-                        (f"{python} -m curs_compilare.instructor.validare --iesire {DOSAR_REFERINTA}{completeaza} "
+                        (f"{python} -m curs_compilare.instructor.validare --limita-notebook {LIMITA_NOTEBOOK_S:.0f} "
+                         f"--iesire {DOSAR_REFERINTA}{completeaza} "
                          + " ".join(grup),), sum(durate.get(c, DURATA_NECUNOSCUTA_S) for c in grup)))
     pasi.append(Pas("verificarea de dinaintea orei, în profilul T4, cu soluțiile",
                     (f"CURS_GPU_SIMULAT=T4 {python} -m curs_compilare.instructor.verificare_rapida --solutii --paralel 4",), 420))
