@@ -35,7 +35,10 @@ def test_exercitiile_au_ciot_si_verificare():
         assert semnatura in cod and f"verificari.exercitiul_{numar}(" in cod
     assert cod.count("raise NotImplementedError") == 3
     solutii = _cod(SOLUTIE)
-    assert "raise NotImplementedError" not in solutii and solutii.count("assert rezultat, rezultat.mesaj") == 3
+    assert "raise NotImplementedError" not in solutii
+    # ex3: pe o mașină unde orice pachet oprește procesul la încărcare, verificarea e „neverificat”, nu greșit
+    assert (solutii.count("assert rezultat, rezultat.mesaj")
+            + solutii.count("assert rezultat or rezultat.neverificat, rezultat.mesaj")) == 3
 
 
 def test_numerele_tiparite_trec_prin_cifre():

@@ -207,11 +207,12 @@ def _parametri_text(n: int) -> str:
 
 def marimi_capitol(mediu=None) -> Marimi:
     """Dimensiunile capitolului pentru mașina descrisă de `mediu` (`afiseaza_mediul()`) și profilul
-    curent. Pe un GPU cu cel puțin 40 GiB și bfloat16 (un H200): modelul de viteză are 8 straturi de
-    lățime 2 048 și vocabularul lui GPT-2 (0,5 miliarde de parametri, 1 GB în bfloat16, de 20 de ori cât
-    cache-ul L2 al unui H100); mai multe straturi n-ar schimba plafonul pe jeton, doar ar lungi fiecare
-    compilare (Dynamo și Inductor parcurg tot graful, strat cu strat). Pe un GPU mai mic sau fără
-    bfloat16 (un T4): 8 straturi de lățime 1 024, în float16. Pe
+    curent. Pe un GPU cu cel puțin 40 GiB și bfloat16 (un H200): modelul de viteză are 5 straturi de
+    lățime 4 096 (lățimea unui model de 7 miliarde) și vocabularul lui GPT-2: 1,2 miliarde de parametri,
+    2,4 GB în bfloat16, greutăți care domină octeții citiți. Lat și puțin adânc, nu 24 de straturi de
+    2 048: plafonul pe jeton depinde doar de octeți, iar compilarea parcurge graful strat cu strat (pe
+    un H100, capitolul cu 24 de straturi n-a terminat în 9 minute). Pe un GPU mai mic sau fără bfloat16
+    (un T4): 8 straturi de lățime 1 024, în float16. Pe
     procesor: 4 straturi de lățime 512, în float32, ca greutățile (67 MB) să nu încapă în cache-urile
     procesorului. În profilul rapid (testele), totul e minuscul."""
     pe_gpu = mediu.are_gpu if mediu is not None else torch.cuda.is_available()
@@ -227,8 +228,8 @@ def marimi_capitol(mediu=None) -> Marimi:
         marime_lot=16,
     )
     if mare:
-        latime, straturi, loturi = 2048, 8, (1, 8, 32, 128)
-        marimi_model = ((512, 2), (1024, 4), (2048, 8))
+        latime, straturi, loturi = 4096, 5, (1, 8, 32, 128)
+        marimi_model = ((1024, 2), (2048, 4), (4096, 5))
     else:
         latime, straturi, loturi = 1024, 8, (1, 8, 32)
         marimi_model = ((512, 2), (768, 4), (1024, 8))
