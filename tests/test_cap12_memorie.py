@@ -181,7 +181,7 @@ def test_varful_pe_procesor_din_profiler():
 
 
 # ---------------------------------------------------------------------------------------------
-# Partiția: ce se salvează, ce se refăce
+# Partiția: ce se salvează, ce se reface
 # ---------------------------------------------------------------------------------------------
 
 
@@ -308,7 +308,7 @@ def test_ordinea_strategiilor(rezultate):
     assert r["buget 1,0"].octeti_salvati >= r["buget 0,0"].octeti_salvati
     assert abs(r["eager"].octeti_salvati - r["buget 1,0"].octeti_salvati) <= 0.05 * r["eager"].octeti_salvati
     assert not mem12._scumpe(r["checkpointing selectiv"].recalculate)
-    # checkpointing-ul pe blocuri refăce produsele de matrice ale fiecărui bloc (nu și pe ultimul, al cărui
+    # checkpointing-ul pe blocuri reface produsele de matrice ale fiecărui bloc (nu și pe ultimul, al cărui
     # rezultat nu intră în niciun gradient) și atenția fiecărui bloc
     scumpe = mem12._scumpe(r["checkpointing pe blocuri"].recalculate)
     assert scumpe["addmm"] >= 3 * MARIMI.nr_blocuri and sum(c for n, c in scumpe.items() if n != "addmm") == MARIMI.nr_blocuri
@@ -383,7 +383,7 @@ def test_alege_bugetul():
     rezultate = [rez("buget 1,0", 1.0, 100, 0.0), rez("buget 0,5", 0.5, 60, 10.0), rez("buget 0,0", 0.0, 70, 30.0),
                  rez("eager", None, 10, 0.0)]
     assert mem12.alege_bugetul(rezultate, 110, 10) == "buget 1,0"
-    assert mem12.alege_bugetul(rezultate, 85, 10) == "buget 0,5"   # 0,0 încape și el, dar refăce mai mult
+    assert mem12.alege_bugetul(rezultate, 85, 10) == "buget 0,5"   # 0,0 încape și el, dar reface mai mult
     assert mem12.alege_bugetul(rezultate, 75, 10) == "buget 0,5"
     assert mem12.alege_bugetul(rezultate, 69, 10) is None          # eager nu e un buget
 

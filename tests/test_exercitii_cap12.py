@@ -284,7 +284,7 @@ def test_2_ciot_none_tip_si_semnatura():
 def test_2_raspunsuri_gresite_pe_fiecare_samanta(seminta, monkeypatch):
     monkeypatch.setenv("CURS_SEMINTA", seminta)
     _respins(cap12.exercitiul_2(lambda m, p, b: 1.0), "nu încape")
-    _respins(cap12.exercitiul_2(lambda m, p, b: 0.0), "refăce", "alege-l pe cel care refăce cel mai puțin")
+    _respins(cap12.exercitiul_2(lambda m, p, b: 0.0), "reface", "alege-l pe cel care reface cel mai puțin")
     _respins(cap12.exercitiul_2(lambda m, p, b: 0.5))
     _respins(cap12.exercitiul_2(lambda m, p, b: None), "Ai întors None", "încap bugete")
     _respins(cap12.exercitiul_2(lambda m, p, b: 0.45), "nu e în lista `bugete`")
@@ -294,7 +294,7 @@ def test_2_raspunsuri_gresite_pe_fiecare_samanta(seminta, monkeypatch):
                                                     key=lambda x: m(x).octeti_total, default=None)),
              "memoria cea mai mică", "nu e cel mai rapid")
     _respins(cap12.exercitiul_2(lambda m, p, b: next((x for x in sorted(b) if m(x).octeti_total <= p), None)),
-             "refăce")
+             "reface")
 
 
 def test_2_functia_cursului_si_configuratia(monkeypatch):

@@ -1102,7 +1102,7 @@ class BancDeLucru:
             return ("Compilarea: Inductor, întreg (partiționarea și codul generat), pe "
                     + ("GPU." if self.dispozitiv == "cuda" else "procesor (C++)."))
         return ("Compilarea: partiționarea lui Inductor, fără codul generat (profilul rapid): grafurile rulează operație cu "
-                "operație. Ce se salvează și ce se refăce e același ca sub Inductor; timpii și vârfurile sunt ale "
+                "operație. Ce se salvează și ce se reface e același ca sub Inductor; timpii și vârfurile sunt ale "
                 "grafurilor nefuzionate.")
 
     # -- strategiile ------------------------------------------------------------------------
@@ -1351,9 +1351,9 @@ def arata_comparatia(rezultate: Sequence[Rezultat], referinta: str = "compilat")
 def _cauza_timp(r: Rezultat) -> str | None:
     scumpe = _scumpe(r.recalculate)
     if scumpe:
-        return f"pasul înapoi refă {_lista_operatii(scumpe)} din pasul înainte"
+        return f"pasul înapoi reface {_lista_operatii(scumpe)} din pasul înainte"
     if r.partitie is not None and r.recalculate:
-        return "pasul înapoi refă operații element cu element din pasul înainte"
+        return "pasul înapoi reface operații element cu element din pasul înainte"
     return None
 
 
@@ -1568,7 +1568,7 @@ class ModelMemorie:
 
 def alege_bugetul(rezultate: Sequence[Rezultat], plafon: float, octeti_ficsi: int) -> str | None:
     """Dintre bugetele din `rezultate` (strategiile „buget …”), cel care încape sub `plafon` (ponderile și
-    AdamW, `octeti_ficsi`, plus vârful pasului) și refăce cel mai puțin (FLOP-urile produselor de matrice și
+    AdamW, `octeti_ficsi`, plus vârful pasului) și reface cel mai puțin (FLOP-urile produselor de matrice și
     ale atenției recalculate); la egalitate, cel cu memoria cea mai mică. None, dacă nu încape niciunul."""
     incap = [r for r in rezultate if r.nume.startswith("buget") and r.varf_octeti is not None
              and octeti_ficsi + r.varf_octeti <= plafon]
@@ -1579,7 +1579,7 @@ def alege_bugetul(rezultate: Sequence[Rezultat], plafon: float, octeti_ficsi: in
 
 def arata_alegerea_bugetului(rezultate: Sequence[Rezultat], plafon: float, octeti_ficsi: int) -> None:
     """Tabelul bugetelor la un lot: memoria totală a pasului față de plafon, ce refac (FLOP) și bugetul ales
-    de `alege_bugetul`: cel care încape și refăce cel mai puțin."""
+    de `alege_bugetul`: cel care încape și reface cel mai puțin."""
     bugete = sorted((r for r in rezultate if r.nume.startswith("buget")), key=lambda r: -r.buget)
     randuri = []
     for r in bugete:
@@ -1596,7 +1596,7 @@ def arata_alegerea_bugetului(rezultate: Sequence[Rezultat], plafon: float, octet
         print("Niciun buget nu încape la lotul acesta.")
     else:
         r = next(r for r in bugete if r.nume == ales)
-        print(f"Bugetul care încape și refăce cel mai puțin: „{ales}” ({format_numar(r.flops_recalculate)} FLOP refăcute).")
+        print(f"Bugetul care încape și reface cel mai puțin: „{ales}” ({format_numar(r.flops_recalculate)} FLOP refăcute).")
         pe_ordine = [x.nume for x in bugete if x.varf_octeti is not None and octeti_ficsi + x.varf_octeti <= plafon]
         if pe_ordine and pe_ordine[0] != ales:
             print(f"  Primul buget care încape, de sus în jos, e „{pe_ordine[0]}”, nu cel ales: refacerile nu cresc "

@@ -79,7 +79,7 @@ LATIMI_1 = (16, 24, 32)
 LATIMI_3 = (16, 24)
 #: Activările exercițiului 3: cele ale capitolului, fără SiLU. Pasul înainte al lui SiLU e aceeași
 #: descompunere în toate versiunile (x / (1 + exp(−x)): `neg`, `exp`, `add`, `div`), dar pasul înapoi
-#: diferă: torch 2.11 refăce `neg`, `exp` și `add` din graful înainte, versiunile noi își calculează
+#: diferă: torch 2.11 reface `neg`, `exp` și `add` din graful înainte, versiunile noi își calculează
 #: sigmoida chiar în pasul înapoi, din intrarea salvată (acolo nu se reface nimic). Un răspuns corect
 #: pe o mașină ar fi greșit pe alta, deci SiLU nu intră în predicție.
 ACTIVARI_3 = tuple(a for a in mem12.ACTIVARI if a != "silu")
@@ -343,7 +343,7 @@ def _verifica_politica(politica, interzise) -> bool:
         descriere = ", ".join(f"{_nume_op(op)} ({operatii[op]})" for op in in_plus[:4])
         raise GresealaCursant(
             f"Politica ta păstrează și alte operații decât produsele de matrice: {descriere}. Exercițiul cere o politică "
-            "care păstrează doar ieșirile lui `mm`, `addmm` și `bmm` și refăce restul."
+            "care păstrează doar ieșirile lui `mm`, `addmm` și `bmm` și reface restul."
         )
     return True
 
@@ -435,7 +435,7 @@ def exercitiul_1(politica_matmul, bloc_cu_sac) -> Rezultat:
             f"o regiune pe bloc, fără recompilări la un pas nou. Pe stiva de lățime {latime}, graful compilat salvează "
             f"{format_octeti(salvat)}: {format_procent(salvat / max(eager, 1))} din ce salvează fără checkpointing "
             f"({format_octeti(eager)}, în modul eager), din care {format_octeti(granite)} sunt intrările blocurilor, tot ce "
-            f"păstrează checkpointing-ul pe blocuri. Pasul înapoi refăce "
+            f"păstrează checkpointing-ul pe blocuri. Pasul înapoi reface "
             f"{mem12._lista_operatii(mem12._scumpe(recalculate))} (atenția) și operațiile element cu element, niciun "
             "produs de matrice."
         )
@@ -445,7 +445,7 @@ def exercitiul_1(politica_matmul, bloc_cu_sac) -> Rezultat:
 
 def _masoara_1(bloc_cu_sac, marimi: mem12.Marimi, interzise, prima: bool = True, latime_trecuta: int = 0) -> tuple:
     """Compilează stiva de `marimi` cu `bloc_cu_sac` și judecă graful: regiunile `checkpoint`, ce salvează
-    (doar ieșirile produselor de matrice și intrările blocurilor), ce refăce (nimic scump în afară de atenție),
+    (doar ieșirile produselor de matrice și intrările blocurilor), ce reface (nimic scump în afară de atenție),
     fără recompilare la un pas nou. Întoarce (lățimea, octeții salvați, octeții eager, operațiile refăcute)."""
     eager = _eager_1(marimi)
     x, tinta = _intrari(marimi)
@@ -501,19 +501,19 @@ def _masoara_1(bloc_cu_sac, marimi: mem12.Marimi, interzise, prima: bool = True,
         if not prima:
             raise GresealaCursant(
                 f"Pe stiva de lățime {latime_trecuta}, politica ta a păstrat produsele de matrice, dar pe cea de lățime "
-                f"{marimi.dim_model} graful refăce în pasul înapoi {mem12._lista_operatii(matmul_refacute)}: politica ta "
+                f"{marimi.dim_model} graful reface în pasul înapoi {mem12._lista_operatii(matmul_refacute)}: politica ta "
                 "depinde de forme (citește `args`?) și e corectă doar pe unele mărimi. Decizia trebuie să depindă doar de "
                 "operație, oricare ar fi lățimea modelului."
             )
         if doar_granite:
             raise GresealaCursant(
-                f"Graful compilat refăce în pasul înapoi {mem12._lista_operatii(matmul_refacute)} și nu salvează nicio ieșire "
+                f"Graful compilat reface în pasul înapoi {mem12._lista_operatii(matmul_refacute)} și nu salvează nicio ieșire "
                 "de produs de matrice: `bloc_cu_sac` pune blocul într-un `checkpoint` fără politica ta, deci e "
                 "checkpointing-ul complet. Dă-i lui `checkpoint` și `context_fn=functools.partial("
                 "create_selective_checkpoint_contexts, politica_matmul)`."
             )
         raise GresealaCursant(
-            f"Graful compilat refăce în pasul înapoi {mem12._lista_operatii(matmul_refacute)}: politica ta răspunde altfel "
+            f"Graful compilat reface în pasul înapoi {mem12._lista_operatii(matmul_refacute)}: politica ta răspunde altfel "
             "când primește argumentele adevărate ale operațiilor (depinde de `args`?). Decizia trebuie să depindă doar de operație."
         )
     if salvat >= 0.95 * eager:
@@ -524,7 +524,7 @@ def _masoara_1(bloc_cu_sac, marimi: mem12.Marimi, interzise, prima: bool = True,
         )
     if mem12.OPERATII_ATENTIE and not any(n in mem12._NUME_ATENTIE for n in scumpe):
         raise GresealaCursant(
-            f"Graful compilat nu refăce atenția: salvează {format_octeti(salvat)}, deci păstrează și ieșirile atenției "
+            f"Graful compilat nu reface atenția: salvează {format_octeti(salvat)}, deci păstrează și ieșirile atenției "
             "(SDPA). Exercițiul cere doar produsele de matrice."
         )
     altele = {op: o for op, o in salvate.items() if op not in mem12._NUME_MATMUL and op != "add"}
@@ -722,7 +722,7 @@ def exercitiul_2(alege_bugetul) -> Rezultat:
                      "verifici pe toate, nu te oprești la primul care încape de sus în jos sau de jos în sus." if urcari else "")
         return (
             f"Alegerea ta e corectă pe {cu_substantiv(len(_cazuri_2(tabel, rng)), 'plafon', 'plafoane')}: întâi ce încape "
-            "(memoria totală a pasului, nu doar ce se salvează), apoi, dintre acestea, bugetul care refăce cel mai puțin; "
+            "(memoria totală a pasului, nu doar ce se salvează), apoi, dintre acestea, bugetul care reface cel mai puțin; "
             f"când nu încape niciunul, None.{monotonie}"
         )
 
@@ -776,11 +776,11 @@ def _judeca_2(ales, plafon: int, tabel: dict, bugete: list, descriere: str, ceru
         motiv = (" L-ai ales pe cel cu memoria cea mai mică: încape, dar nu e cel mai rapid." if potrivit == minim_memorie
                  else "")
         raise GresealaCursant(
-            f"Bugetul {format_numar(potrivit, 1)} încape {caz}, dar refăce {format_numar(masura.flops_recalculate)} FLOP "
+            f"Bugetul {format_numar(potrivit, 1)} încape {caz}, dar reface {format_numar(masura.flops_recalculate)} FLOP "
             f"({mem12._lista_operatii(Counter(masura.recalculate)) if masura.recalculate else 'doar operații ieftine'}), iar "
             f"bugetul {format_numar(bun, 1)} încape și el și "
-            f"refăce doar {format_numar(tabel[bun].flops_recalculate)}.{motiv} Dintre bugetele care încap, alege-l pe cel "
-            "care refăce cel mai puțin."
+            f"reface doar {format_numar(tabel[bun].flops_recalculate)}.{motiv} Dintre bugetele care încap, alege-l pe cel "
+            "care reface cel mai puțin."
         )
 
 
@@ -841,17 +841,17 @@ def _explica_3(activare: str, cu_norma: bool, lipsa: set, in_plus: set) -> str:
             parti.append(f"`{nume}`: derivata lui {activare} se scrie din ieșirea lui, care se salvează oricum (o folosește "
                          "produsul de matrice de după), deci nu e nimic de refăcut")
         elif nume in ("relu", "le", "gt", "where", "threshold_backward") and activare == "relu":
-            parti.append(f"`{nume}`: pentru ReLU se salvează o mască (unde intrarea e pozitivă), nu se refăce nimic")
+            parti.append(f"`{nume}`: pentru ReLU se salvează o mască (unde intrarea e pozitivă), nu se reface nimic")
         else:
-            parti.append(f"`{nume}` nu se refăce pentru acest bloc")
+            parti.append(f"`{nume}` nu se reface pentru acest bloc")
     for nume in sorted(lipsa):
         if nume in ("sub",) or (cu_norma and nume == "mul" and activare not in ("gelu", "gelu_tanh")):
-            parti.append(f"lipsește `{nume}`: normalizarea x̂ = (x − media) · rstd se refăce în pasul înapoi din x, media și "
+            parti.append(f"lipsește `{nume}`: normalizarea x̂ = (x − media) · rstd se reface în pasul înapoi din x, media și "
                          "rstd (salvate, mici), în loc să salveze x̂ întreg")
         elif activare in ("gelu", "gelu_tanh"):
             fel = "erf" if activare == "gelu" else "tanh"
             parti.append(f"lipsește `{nume}`: derivata lui GELU are nevoie de {fel}(…) din pasul înainte; partiționatorul "
-                         f"îl refăce din ieșirea lui `addmm` (salvată), cu lanțul lui de operații element cu element")
+                         f"îl reface din ieșirea lui `addmm` (salvată), cu lanțul lui de operații element cu element")
         else:
             parti.append(f"lipsește `{nume}`")
     return "; ".join(parti)
@@ -865,7 +865,7 @@ def _interzise_3() -> dict:
 def exercitiul_3(prezice_recalcularile) -> Rezultat:
     """Verifică `prezice_recalcularile(activare, cu_norma)` pe toate cele `COMBINATII_3` combinații (cinci activări, cu și
     fără `LayerNorm`): mulțimea întoarsă (nume de operații aten, fără vederi) trebuie să fie exact mulțimea
-    operațiilor pasului înainte pe care graful înapoi le refăce, cu bugetul implicit, pentru `BlocMLP`."""
+    operațiilor pasului înainte pe care graful înapoi le reface, cu bugetul implicit, pentru `BlocMLP`."""
 
     def corp():
         _cere_functie(prezice_recalcularile, "prezice_recalcularile(activare, cu_norma)", 2, "prezice_recalcularile")
@@ -893,7 +893,7 @@ def exercitiul_3(prezice_recalcularile) -> Rezultat:
                 f"Predicția ta greșește la {corect}. Prima: {caz}, ai spus {{{spus}}}. {_explica_3(activare, cu_norma, lipsa, in_plus)}."
             )
         return (
-            f"Toate cele {COMBINATII_3} predicții sunt exacte: partiționatorul refăce în pasul înapoi doar operații element "
+            f"Toate cele {COMBINATII_3} predicții sunt exacte: partiționatorul reface în pasul înapoi doar operații element "
             "cu element ieftine (lanțul lui GELU până la tanh sau erf, scăderea și înmulțirea normalizării), niciodată produsele "
             "de matrice sau reducerile, și nimic unde derivata se scrie din ieșirea deja salvată (ReLU, sigmoid, tanh)."
         )
@@ -905,10 +905,10 @@ def _multime(raspuns, activare: str, cu_norma: bool) -> frozenset:
     caz = f"„{activare}”" + (" cu LayerNorm" if cu_norma else "")
     if raspuns is None:
         raise GresealaCursant(f"Pentru {caz} ai întors None: ai uitat `return`? Trebuia o mulțime de nume de operații "
-                              "(`set()`, dacă nu se refăce nimic).")
+                              "(`set()`, dacă nu se reface nimic).")
     if isinstance(raspuns, str):
         raise GresealaCursant(f"Pentru {caz} ai întors un șir de caractere („{raspuns}”), nu o mulțime: scrie "
-                              f"{{'{raspuns}'}} sau set() dacă nu se refăce nimic.")
+                              f"{{'{raspuns}'}} sau set() dacă nu se reface nimic.")
     if isinstance(raspuns, dict) or not hasattr(raspuns, "__iter__"):
         raise GresealaCursant(f"Pentru {caz} trebuia o mulțime de nume de operații, dar am primit {type(raspuns).__name__}.")
     nume = {_normalizeaza(n) for n in raspuns}
