@@ -258,6 +258,19 @@ def test_incarcarea_intr_un_proces_nou_reusita_si_oprita(pachet_retea, monkeypat
     assert "kernel-ul ar fi murit" in text and "simulată" in text
 
 
+def test_cpp_fata_de_incarcarea_din_python(capsys):
+    """Secțiunea 7: când încărcarea din Python a oprit procesul, iar programul C++ a mers, capitolul spune că
+    oprirea e în drumul Python; o oprire simulată nu se compară; o încărcare reușită nu adaugă nimic."""
+    proba = export09.IncarcareInProcesNou(reusit=False, versiuni="torch x", cod_iesire=-11)
+    export09.compara_cu_incarcarea_din_python(proba)
+    assert "drumul de încărcare al lui Python" in capsys.readouterr().out
+    export09.compara_cu_incarcarea_din_python(export09.IncarcareInProcesNou(reusit=False, versiuni="x", simulat=True))
+    assert "simulată" in capsys.readouterr().out
+    export09.compara_cu_incarcarea_din_python(export09.IncarcareInProcesNou(reusit=True, versiuni="x"))
+    export09.compara_cu_incarcarea_din_python(None)
+    assert capsys.readouterr().out == ""
+
+
 def _celule(text_inceput: str, *alte: str) -> list[str]:
     """Sursele celulelor de cod din notebook-ul capitolului care încep cu textele date, în ordine."""
     import nbformat

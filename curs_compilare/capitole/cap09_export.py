@@ -57,6 +57,7 @@ __all__ = [
     "comanda_de_compilare",
     "construieste_incarcatorul",
     "ruleaza_incarcatorul",
+    "compara_cu_incarcarea_din_python",
     "scrie_tensor",
     "citeste_tensor",
     "PornireLaRece",
@@ -488,6 +489,21 @@ _SCRIPT_PORNIRE = textwrap.dedent(
     print("REZULTAT " + json.dumps(rezultat))
     """
 )
+
+
+def compara_cu_incarcarea_din_python(proba: IncarcareInProcesNou | None) -> None:
+    """Secțiunea 7, după ce programul C++ a încărcat și a rulat pachetul: dacă încărcarea din Python
+    (proba din secțiunea 4) a oprit procesul, spune ce înseamnă asta, din cele două rezultate ale mașinii
+    tale. Altfel nu tipărește nimic."""
+    if proba is None or proba.reusit:
+        return
+    if proba.simulat:
+        print(f"Oprirea încărcării din Python, în secțiunea 4, a fost simulată (`{VARIABILA_ESEC_SIMULAT}`): programul C++ "
+              "n-are cu ce să fie comparat.")
+        return
+    print("Același pachet, încărcat din C++, a mers, deși încărcarea lui din Python a oprit procesul (secțiunea 4): "
+          "biblioteca compilată a pachetului e bună, oprirea vine din drumul de încărcare al lui Python "
+          "(`aoti_load_package`). Pe mașina asta, pachetul se poate servi din C++.")
 
 
 @dataclass(frozen=True)
