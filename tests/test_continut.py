@@ -156,7 +156,7 @@ def test_graficele_se_afiseaza_prin_grafice_arata():
 
 
 #: O promisiune că o cifră vine din referința cursului („vin din referință”, „le vezi în referință”).
-TIPAR_PROMISIUNE_REFERINTA = re.compile(r"\b(?:în|din) referință\b")
+TIPAR_PROMISIUNE_REFERINTA = re.compile(r"\b(?:în|din) referinț(?:ă|a)\b")  # „în referință”, „în referința cursului”
 #: Spusa opusă: referința încă nu are cifrele capitolului.
 TIPAR_REFERINTA_LIPSA = re.compile(r"referința cursului nu (?:le )?are încă")
 
