@@ -1,5 +1,5 @@
 """Un JupyterLab local pentru testele care deschid notebook-uri în Chromium (prezentarea RISE,
-capitolele 08 și 09 rulate ca de un cursant): pornit pe un port liber, cu un jeton, în profilul
+capitolele 08–12 rulate ca de un cursant): pornit pe un port liber, cu un jeton, în profilul
 rapid, oprit la ieșire; plus „Run All” pe un capitol, cu ce a tipărit."""
 
 import contextlib
@@ -80,6 +80,27 @@ def capitol_in_jupyterlab(tmp_path, nume: str):
     with jupyterlab(lucru, f"--LabApp.user_settings_dir={tmp_path / 'setari'}",
                     f"--LabApp.workspaces_dir={tmp_path / 'spatii'}", mediu={"CURS_RADACINA": RADACINA}) as adresa:
         yield adresa
+
+
+@contextlib.contextmanager
+def capitol_rulat(tmp_path, nume: str, limita_ms: int = 600000):
+    """Scheletul comun al testelor capitolelor în JupyterLab: „Run All” pe capitolul `nume`, în Chromium,
+    ca un cursant; verifică întâi că nicio celulă nu s-a oprit cu o eroare, apoi dă pagina și textul
+    tuturor ieșirilor. Sare testul fără playwright sau fără Chromium; închide browserul și serverul."""
+    from curs_compilare.instructor.fisa import chromium
+
+    with capitol_in_jupyterlab(tmp_path, nume) as adresa:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+            try:
+                pagina = browser.new_page(viewport={"width": 1280, "height": 900})
+                iesiri, erori = ruleaza_tot(pagina, adresa, nume, limita_ms=limita_ms)
+                assert erori == 0, iesiri[-3000:]
+                yield pagina, iesiri
+            finally:
+                browser.close()
 
 
 def ruleaza_tot(pagina, adresa: str, nume: str, limita_ms: int) -> tuple[str, int]:

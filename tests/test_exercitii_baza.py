@@ -544,3 +544,25 @@ def test_o_intrerupere_intarziata_a_unei_limite_incheiate_are_mesajul_ei():
     r = baza.verificare("T", corp)
     assert not r.corect and "n-a terminat în 300 ms" in r.mesaj and "Verificarea a depășit" not in r.mesaj
     assert baza._stare["ultimul_declansat"] is None
+
+
+def test_cere_functie_spune_ce_a_primit():
+    """`cere_functie`, folosită de verificările capitolelor 10–12: None, un obiect care nu se cheamă și o
+    semnătură greșită devin mesaje în română; cu `nume`, mesajul spune despre care funcție e vorba."""
+    from curs_compilare.exercitii.baza import cere_functie, functie_noua
+
+    cere_functie(lambda a, b: a, "f(a, b)", 2)
+    for argumente, cuvinte in (((None, "f(a, b)", 2), ("Ai dat None", "`f(a, b)`")),
+                               ((None, "f(a, b)", 2, "politica"), ("Pentru `politica` ai dat None",)),
+                               ((3, "f(a, b)", 2), ("am primit int", "fără paranteze")),
+                               ((lambda a: a, "f(a, b)", 2), ("semnătura", "2 argumente"))):
+        with pytest.raises(GresealaCursant) as eroare:
+            cere_functie(*argumente)
+        assert all(c in str(eroare.value) for c in cuvinte), str(eroare.value)
+
+    def f(x):
+        return x + 1
+
+    copii = functie_noua(f), functie_noua(f)
+    assert copii[0].__code__ is not copii[1].__code__ and copii[0].__code__.co_name != f.__code__.co_name
+    assert copii[0](1) == 2

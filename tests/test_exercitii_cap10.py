@@ -46,9 +46,11 @@ from torch.nn.attention.flex_attention import (
     or_masks,
 )
 
-from curs_compilare.cifre import probleme_de_format
 from curs_compilare.exercitii import cap10
 from curs_compilare.exercitii.baza import NESCRIS
+from verificari_comune import acceptat as _acceptat
+from verificari_comune import controleaza_formatul
+from verificari_comune import respins as _respins
 
 #: Cât are voie să dureze, pe procesorul mașinii de teste, o verificare cu răspunsul corect.
 LIMITA_1_S = 20.0
@@ -56,37 +58,10 @@ LIMITA_2_S = 20.0
 LIMITA_3_S = 60.0
 
 
-def _format_bun(mesaj: str) -> None:
-    assert not probleme_de_format(mesaj), (probleme_de_format(mesaj), mesaj)
-    assert "Traceback" not in mesaj and "\u015f" not in mesaj and "\u0163" not in mesaj, mesaj
-    assert "\u015e" not in mesaj and "\u0162" not in mesaj, mesaj
-
-
 @pytest.fixture(autouse=True)
 def mesaje_in_formatul_cursului(monkeypatch):
     """Fiecare mesaj trece prin regulile de format ale cursului și n-are traceback."""
-    originala = cap10.verificare
-
-    def verificare_cu_control(*argumente, **argumente_numite):
-        rezultat = originala(*argumente, **argumente_numite)
-        _format_bun(rezultat.mesaj)
-        return rezultat
-
-    monkeypatch.setattr(cap10, "verificare", verificare_cu_control)
-
-
-def _respins(rezultat, *cuvinte, lipsa=()):
-    assert not rezultat, rezultat.mesaj
-    for cuvant in cuvinte:
-        assert cuvant in rezultat.mesaj, (cuvant, rezultat.mesaj)
-    for cuvant in lipsa:
-        assert cuvant not in rezultat.mesaj, (cuvant, rezultat.mesaj)
-    assert "Nu am putut verifica" not in rezultat.mesaj, rezultat.mesaj
-    return rezultat.mesaj
-
-
-def _acceptat(rezultat):
-    assert rezultat, rezultat.mesaj
+    controleaza_formatul(monkeypatch, cap10)
 
 
 def _cronometrat(verificare, raspuns, limita_s):

@@ -24,42 +24,19 @@ import torch.nn.functional as F
 from torch import nn
 
 from curs_compilare.capitole import cap11_generare as gen11
-from curs_compilare.cifre import probleme_de_format
 from curs_compilare.exercitii import cap11
 from curs_compilare.exercitii.baza import NESCRIS
+from verificari_comune import acceptat as _acceptat
+from verificari_comune import controleaza_formatul
+from verificari_comune import respins as _respins
 
 SEMINTE = ("1", "2", "3")
 
 
-def _format_bun(mesaj: str) -> None:
-    assert not probleme_de_format(mesaj), (probleme_de_format(mesaj), mesaj)
-    assert "Traceback" not in mesaj
-    for litera in "\u015f\u015e\u0163\u0162":
-        assert litera not in mesaj, mesaj
-
-
 @pytest.fixture(autouse=True)
 def mesaje_in_formatul_cursului(monkeypatch):
-    originala = cap11.verificare
-
-    def verificare_cu_control(*argumente, **argumente_numite):
-        rezultat = originala(*argumente, **argumente_numite)
-        _format_bun(rezultat.mesaj)
-        return rezultat
-
-    monkeypatch.setattr(cap11, "verificare", verificare_cu_control)
-
-
-def _respins(rezultat, *cuvinte):
-    assert not rezultat, rezultat.mesaj
-    for cuvant in cuvinte:
-        assert cuvant in rezultat.mesaj, (cuvant, rezultat.mesaj)
-    assert "Nu am putut verifica" not in rezultat.mesaj, rezultat.mesaj
-    return rezultat.mesaj
-
-
-def _acceptat(rezultat):
-    assert rezultat, rezultat.mesaj
+    """Fiecare mesaj trece prin regulile de format ale cursului și n-are traceback."""
+    controleaza_formatul(monkeypatch, cap11)
 
 
 def _pe_seminte(monkeypatch, verificare, raspuns, *cuvinte, seminte=SEMINTE):

@@ -26,46 +26,21 @@ import torch
 from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
 
 from curs_compilare.capitole import cap12_memorie as mem12
-from curs_compilare.cifre import probleme_de_format
 from curs_compilare.exercitii import cap12
 from curs_compilare.exercitii.baza import NESCRIS
+from verificari_comune import acceptat as _acceptat
+from verificari_comune import controleaza_formatul
+from verificari_comune import respins as _respins
 
 aten = torch.ops.aten
 MATMUL = (aten.mm.default, aten.addmm.default, aten.bmm.default)
 SEMINTE = ("1", "2", "3")
 
 
-def _format_bun(mesaj: str) -> None:
-    assert not probleme_de_format(mesaj), (probleme_de_format(mesaj), mesaj)
-    assert "Traceback" not in mesaj, mesaj
-    for litera in "\u015f\u015e\u0163\u0162":
-        assert litera not in mesaj, mesaj
-
-
 @pytest.fixture(autouse=True)
 def mesaje_in_formatul_cursului(monkeypatch):
-    originala = cap12.verificare
-
-    def verificare_cu_control(*argumente, **argumente_numite):
-        rezultat = originala(*argumente, **argumente_numite)
-        _format_bun(rezultat.mesaj)
-        return rezultat
-
-    monkeypatch.setattr(cap12, "verificare", verificare_cu_control)
-
-
-def _respins(rezultat, *cuvinte, lipsa=()):
-    assert not rezultat, rezultat.mesaj
-    for cuvant in cuvinte:
-        assert cuvant in rezultat.mesaj, (cuvant, rezultat.mesaj)
-    for cuvant in lipsa:
-        assert cuvant not in rezultat.mesaj, (cuvant, rezultat.mesaj)
-    assert "Nu am putut verifica" not in rezultat.mesaj, rezultat.mesaj
-    return rezultat.mesaj
-
-
-def _acceptat(rezultat):
-    assert rezultat, rezultat.mesaj
+    """Fiecare mesaj trece prin regulile de format ale cursului și n-are traceback."""
+    controleaza_formatul(monkeypatch, cap12)
 
 
 def _nescris(*argumente, **argumente_numite):

@@ -4,50 +4,31 @@ procese noi), pornirile la rece și programul C++ au tipărit ce trebuie, grafic
 exploratorul formelor are glisoare care schimbă ce arată, iar exercițiile nescrise spun „Încă n-ai
 scris soluția”. Are nevoie de Chromium și de playwright (nu și în CI, unde testul se sare)."""
 
-import pytest
-
-from curs_compilare.instructor.fisa import chromium
-from jupyterlab_local import capitol_in_jupyterlab, ruleaza_tot
+from jupyterlab_local import capitol_rulat
 
 NUME = "09_export_aotinductor.ipynb"
 
 
-@pytest.fixture
-def server_jupyterlab(tmp_path):
-    with capitol_in_jupyterlab(tmp_path, NUME) as adresa:
-        yield adresa
-
-
-def test_capitolul_09_ruleaza_tot_in_jupyterlab(server_jupyterlab, tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    adresa = server_jupyterlab
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        try:
-            pagina = browser.new_page(viewport={"width": 1280, "height": 900})
-            iesiri, erori = ruleaza_tot(pagina, adresa, NUME, limita_ms=600000)
-            assert erori == 0, iesiri[-3000:]
-            for fragment in ("REFUZAT (ramificare după date)", "a refuzat-o: input_handles[0]", "pachet AOTI",
-                             "programul C++ a rulat pe", "aot_compile, salvată și încărcată"):
-                assert fragment in iesiri, fragment
-            assert iesiri.count("Încă n-ai scris soluția") == 3
-            assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 2
-            # Exploratorul: glisorul lotului, dus la capăt (128), face forma să fie refuzată.
-            def text_explorator():
-                return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
-                                       ".filter(t => t.startsWith('lot ')).join('|')")
-            glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
-            glisor.wait_for(timeout=30000)
-            inainte = text_explorator()
-            glisor.scroll_into_view_if_needed()
-            # Mânerul glisorului (ipywidgets 8: noUi; 7: jQuery UI), apoi tasta End: ultima opțiune.
-            maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
-            maner.click()
-            pagina.keyboard.press("End")
-            pagina.wait_for_timeout(2500)
-            dupa = text_explorator()
-            assert "lot 8," in inainte and "primită" in inainte and "lot 128," in dupa and "refuzată" in dupa, (inainte, dupa)
-            pagina.screenshot(path=str(tmp_path / "capitolul_09.png"), full_page=False)
-        finally:
-            browser.close()
+def test_capitolul_09_ruleaza_tot_in_jupyterlab(tmp_path):
+    with capitol_rulat(tmp_path, NUME, limita_ms=600000) as (pagina, iesiri):
+        for fragment in ("REFUZAT (ramificare după date)", "a refuzat-o: input_handles[0]", "pachet AOTI",
+                         "programul C++ a rulat pe", "aot_compile, salvată și încărcată"):
+            assert fragment in iesiri, fragment
+        assert iesiri.count("Încă n-ai scris soluția") == 3
+        assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 2
+        # Exploratorul: glisorul lotului, dus la capăt (128), face forma să fie refuzată.
+        def text_explorator():
+            return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
+                                   ".filter(t => t.startsWith('lot ')).join('|')")
+        glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
+        glisor.wait_for(timeout=30000)
+        inainte = text_explorator()
+        glisor.scroll_into_view_if_needed()
+        # Mânerul glisorului (ipywidgets 8: noUi; 7: jQuery UI), apoi tasta End: ultima opțiune.
+        maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
+        maner.click()
+        pagina.keyboard.press("End")
+        pagina.wait_for_timeout(2500)
+        dupa = text_explorator()
+        assert "lot 8," in inainte and "primită" in inainte and "lot 128," in dupa and "refuzată" in dupa, (inainte, dupa)
+        pagina.screenshot(path=str(tmp_path / "capitolul_09.png"), full_page=False)

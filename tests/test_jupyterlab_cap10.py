@@ -4,50 +4,31 @@ tipărit ce trebuie, graficele se văd, exploratorul măștilor are glisoare car
 iar exercițiile nescrise spun „Încă n-ai scris soluția”. Are nevoie de Chromium și de playwright
 (nu și în CI, unde testul se sare)."""
 
-import pytest
-
-from curs_compilare.instructor.fisa import chromium
-from jupyterlab_local import capitol_in_jupyterlab, ruleaza_tot
+from jupyterlab_local import capitol_rulat
 
 NUME = "10_flex_attention.ipynb"
 
 
-@pytest.fixture
-def server_jupyterlab(tmp_path):
-    with capitol_in_jupyterlab(tmp_path, NUME) as adresa:
-        yield adresa
+def test_capitolul_10_ruleaza_tot_in_jupyterlab(tmp_path):
+    with capitol_rulat(tmp_path, NUME, limita_ms=600000) as (pagina, iesiri):
+        for fragment in ("SDPA și atenția naivă dau aceeași ieșire", "BlockMask: forma", "FlexAttention compilată = SDPA",
+                         "ALiBi cu FlexAttention", "grafuri noi", "liniile cu masca pe blocuri", "fereastra FlexAttention"):
+            assert fragment in iesiri, fragment
+        assert iesiri.count("Încă n-ai scris soluția") == 3
+        assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 5
 
-
-def test_capitolul_10_ruleaza_tot_in_jupyterlab(server_jupyterlab, tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    adresa = server_jupyterlab
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        try:
-            pagina = browser.new_page(viewport={"width": 1280, "height": 900})
-            iesiri, erori = ruleaza_tot(pagina, adresa, NUME, limita_ms=600000)
-            assert erori == 0, iesiri[-3000:]
-            for fragment in ("SDPA și atenția naivă dau aceeași ieșire", "BlockMask: forma", "FlexAttention compilată = SDPA",
-                             "ALiBi cu FlexAttention", "grafuri noi", "liniile cu masca pe blocuri", "fereastra FlexAttention"):
-                assert fragment in iesiri, fragment
-            assert iesiri.count("Încă n-ai scris soluția") == 3
-            assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 5
-
-            # Exploratorul: glisorul lungimii, dus la capăt (8 192), schimbă partea din lucru care rămâne.
-            def text_explorator():
-                return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
-                                       ".filter(t => t.startsWith('Kernel-ul vizitează')).join('|')")
-            glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
-            glisor.wait_for(timeout=30000)
-            inainte = text_explorator()
-            glisor.scroll_into_view_if_needed()
-            maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
-            maner.click()
-            pagina.keyboard.press("End")
-            pagina.wait_for_timeout(4000)
-            dupa = text_explorator()
-            assert inainte and dupa and inainte != dupa, (inainte, dupa)
-            pagina.screenshot(path=str(tmp_path / "capitolul_10.png"), full_page=False)
-        finally:
-            browser.close()
+        # Exploratorul: glisorul lungimii, dus la capăt (8 192), schimbă partea din lucru care rămâne.
+        def text_explorator():
+            return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
+                                   ".filter(t => t.startsWith('Kernel-ul vizitează')).join('|')")
+        glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
+        glisor.wait_for(timeout=30000)
+        inainte = text_explorator()
+        glisor.scroll_into_view_if_needed()
+        maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
+        maner.click()
+        pagina.keyboard.press("End")
+        pagina.wait_for_timeout(4000)
+        dupa = text_explorator()
+        assert inainte and dupa and inainte != dupa, (inainte, dupa)
+        pagina.screenshot(path=str(tmp_path / "capitolul_10.png"), full_page=False)

@@ -4,52 +4,33 @@ trebuie, graficele se văd, exploratorul plafonului are glisoare care schimbă c
 nescrise spun „Încă n-ai scris soluția”. Are nevoie de Chromium și de playwright (nu și în CI, unde testul se
 sare)."""
 
-import pytest
-
-from jupyterlab_local import capitol_in_jupyterlab, ruleaza_tot
+from jupyterlab_local import capitol_rulat
 
 NUME = "11_generarea_textului.ipynb"
 
 
-@pytest.fixture
-def server_jupyterlab(tmp_path):
-    with capitol_in_jupyterlab(tmp_path, NUME) as adresa:
-        yield adresa
+def test_capitolul_11_ruleaza_tot_in_jupyterlab(tmp_path):
+    with capitol_rulat(tmp_path, NUME, limita_ms=600000) as (pagina, iesiri):
+        for fragment in ("Sarcina: ciclul ascuns", "aceleași jetoane ca bucla naivă", "grafuri compilate",
+                         "atenția cu cache-ul static = atenția pe prefix", "Decodarea s-a compilat o singură dată",
+                         "Plafonul de copiere", "din plafon", "citește int8 și face suma produsului",
+                         "aceeași predicție de top"):
+            assert fragment in iesiri, fragment
+        assert iesiri.count("Încă n-ai scris soluția") == 3
+        assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 6
 
-
-def test_capitolul_11_ruleaza_tot_in_jupyterlab(server_jupyterlab, tmp_path):
-    from curs_compilare.instructor.fisa import chromium
-    from playwright.sync_api import sync_playwright
-
-    adresa = server_jupyterlab
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        try:
-            pagina = browser.new_page(viewport={"width": 1280, "height": 900})
-            iesiri, erori = ruleaza_tot(pagina, adresa, NUME, limita_ms=600000)
-            assert erori == 0, iesiri[-3000:]
-            for fragment in ("Sarcina: ciclul ascuns", "aceleași jetoane ca bucla naivă", "grafuri compilate",
-                             "atenția cu cache-ul static = atenția pe prefix", "Decodarea s-a compilat o singură dată",
-                             "Plafonul de copiere", "din plafon", "citește int8 și face suma produsului",
-                             "aceeași predicție de top"):
-                assert fragment in iesiri, fragment
-            assert iesiri.count("Încă n-ai scris soluția") == 3
-            assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 6
-
-            # Exploratorul: primul glisor (octeții pe greutate), dus la capăt (int8), schimbă octeții unui pas tipăriți.
-            def text_explorator():
-                return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
-                                       ".filter(t => t.startsWith('Un pas citește')).join('|')")
-            glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
-            glisor.wait_for(timeout=30000)
-            inainte = text_explorator()
-            glisor.scroll_into_view_if_needed()
-            maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
-            maner.click()
-            pagina.keyboard.press("End")
-            pagina.wait_for_timeout(4000)
-            dupa = text_explorator()
-            assert inainte and dupa and inainte != dupa, (inainte, dupa)
-            pagina.screenshot(path=str(tmp_path / "capitolul_11.png"), full_page=False)
-        finally:
-            browser.close()
+        # Exploratorul: primul glisor (octeții pe greutate), dus la capăt (int8), schimbă octeții unui pas tipăriți.
+        def text_explorator():
+            return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
+                                   ".filter(t => t.startsWith('Un pas citește')).join('|')")
+        glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
+        glisor.wait_for(timeout=30000)
+        inainte = text_explorator()
+        glisor.scroll_into_view_if_needed()
+        maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
+        maner.click()
+        pagina.keyboard.press("End")
+        pagina.wait_for_timeout(4000)
+        dupa = text_explorator()
+        assert inainte and dupa and inainte != dupa, (inainte, dupa)
+        pagina.screenshot(path=str(tmp_path / "capitolul_11.png"), full_page=False)

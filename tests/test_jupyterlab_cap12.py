@@ -4,51 +4,32 @@ tipărit ce trebuie, graficele se văd, exploratorul plafonului schimbă ce arat
 exercițiile nescrise spun „Încă n-ai scris soluția”. Are nevoie de Chromium și de playwright (nu și în CI,
 unde testul se sare)."""
 
-import pytest
-
-from jupyterlab_local import capitol_in_jupyterlab, ruleaza_tot
+from jupyterlab_local import capitol_rulat
 
 NUME = "12_memoria_sub_compilare.ipynb"
 
 
-@pytest.fixture
-def server_jupyterlab(tmp_path):
-    with capitol_in_jupyterlab(tmp_path, NUME) as adresa:
-        yield adresa
+def test_capitolul_12_ruleaza_tot_in_jupyterlab(tmp_path):
+    with capitol_rulat(tmp_path, NUME, limita_ms=600000) as (pagina, iesiri):
+        for fragment in ("Pasul eager a salvat pentru pasul înapoi", "Eager:", "Compilat:",
+                         "Ce recalculează graful înapoi din pasul înainte", "Vârful memoriei", "Memoria pasului:",
+                         "Cel mai mare lot care încape"):
+            assert fragment in iesiri, fragment
+        assert iesiri.count("Încă n-ai scris soluția") == 3
+        # cronologia memoriei, diagrama viteză–memorie și graficul exploratorului
+        assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 3
 
-
-def test_capitolul_12_ruleaza_tot_in_jupyterlab(server_jupyterlab, tmp_path):
-    from curs_compilare.instructor.fisa import chromium
-    from playwright.sync_api import sync_playwright
-
-    adresa = server_jupyterlab
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        try:
-            pagina = browser.new_page(viewport={"width": 1280, "height": 900})
-            iesiri, erori = ruleaza_tot(pagina, adresa, NUME, limita_ms=600000)
-            assert erori == 0, iesiri[-3000:]
-            for fragment in ("Pasul eager a salvat pentru pasul înapoi", "Eager:", "Compilat:",
-                             "Ce recalculează graful înapoi din pasul înainte", "Vârful memoriei", "Memoria pasului:",
-                             "Cel mai mare lot care încape"):
-                assert fragment in iesiri, fragment
-            assert iesiri.count("Încă n-ai scris soluția") == 3
-            # cronologia memoriei, diagrama viteză–memorie și graficul exploratorului
-            assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 3
-
-            # Exploratorul plafonului: alt lot (al doilea glisor sau meniu), altă memorie a pasului tipărită.
-            def text_explorator():
-                return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
-                                       ".filter(t => t.startsWith('Memoria pasului:')).join('|')")
-            maner = pagina.locator(".noUi-handle, .ui-slider-handle").last
-            maner.wait_for(timeout=30000)
-            inainte = text_explorator()
-            maner.scroll_into_view_if_needed()
-            maner.click()
-            pagina.keyboard.press("End")
-            pagina.wait_for_timeout(4000)
-            dupa = text_explorator()
-            assert inainte and dupa and inainte != dupa, (inainte, dupa)
-            pagina.screenshot(path=str(tmp_path / "capitolul_12.png"), full_page=False)
-        finally:
-            browser.close()
+        # Exploratorul plafonului: alt lot (al doilea glisor sau meniu), altă memorie a pasului tipărită.
+        def text_explorator():
+            return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
+                                   ".filter(t => t.startsWith('Memoria pasului:')).join('|')")
+        maner = pagina.locator(".noUi-handle, .ui-slider-handle").last
+        maner.wait_for(timeout=30000)
+        inainte = text_explorator()
+        maner.scroll_into_view_if_needed()
+        maner.click()
+        pagina.keyboard.press("End")
+        pagina.wait_for_timeout(4000)
+        dupa = text_explorator()
+        assert inainte and dupa and inainte != dupa, (inainte, dupa)
+        pagina.screenshot(path=str(tmp_path / "capitolul_12.png"), full_page=False)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import builtins
 import contextlib
 import ctypes
+import inspect
+import itertools
 import linecache
 import math
 import numbers
@@ -32,6 +34,7 @@ import sys
 import sysconfig
 import threading
 import time
+import types
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -43,6 +46,9 @@ from ..inspectie import goleste_dynamo
 __all__ = [
     "Rezultat",
     "GresealaCursant",
+    "MasinaNepotrivita",
+    "cere_functie",
+    "functie_noua",
     "TimpDepasit",
     "apeleaza",
     "compara_tensori",
@@ -171,6 +177,39 @@ NESCRIS = (
     "Încă n-ai scris soluția: funcția aruncă NotImplementedError. "
     "Înlocuiește linia `raise NotImplementedError` cu codul tău."
 )
+
+def cere_functie(functie, semnatura: str, argumente: int, nume: str | None = None) -> None:
+    """Răspunsul cursantului trebuie să fie o funcție chemabilă cu `argumente` argumente poziționale, ca
+    în `semnatura`; altfel, o `GresealaCursant` care spune ce a primit (None, alt tip, altă semnătură).
+    `nume` (de exemplu „politica_matmul”), când exercițiul cere mai multe funcții: spune despre care e vorba."""
+    if functie is None:
+        inceput = f"Pentru `{nume}` ai dat None" if nume else "Ai dat None"
+        raise GresealaCursant(f"{inceput}: trebuia funcția `{semnatura}`.")
+    if not callable(functie):
+        raise GresealaCursant(f"{f'Pentru `{nume}` trebuia' if nume else 'Trebuia'} funcția `{semnatura}`, dar am primit "
+                              f"{type(functie).__name__}. Dă numele funcției, fără paranteze.")
+    try:
+        parametri = inspect.signature(functie)
+    except (TypeError, ValueError):
+        return
+    try:
+        parametri.bind(*range(argumente))
+    except TypeError:
+        raise GresealaCursant(
+            f"Funcția ta are semnătura `{getattr(functie, '__name__', nume or 'functie')}{parametri}`, dar verificarea o "
+            f"cheamă ca `{semnatura}`, cu {cu_substantiv(argumente, 'argument', 'argumente')}."
+        ) from None
+
+
+_NUMAR_FUNCTII_NOI = itertools.count()
+
+
+def functie_noua(functie: Callable) -> Callable:
+    """O copie a lui `functie` cu un obiect de cod nou, cu nume unic: `torch.compile` o compilează de la zero,
+    cu cache-ul ei Dynamo gol și cu limita ei de recompilări, fără compilările altor verificări."""
+    cod = functie.__code__.replace(co_name=f"{functie.__code__.co_name}_{next(_NUMAR_FUNCTII_NOI)}")
+    return types.FunctionType(cod, functie.__globals__, functie.__name__, functie.__defaults__, functie.__closure__)
+
 
 #: Cât are voie să dureze, implicit, un apel al codului cursantului.
 LIMITA_APEL_S = 60.0

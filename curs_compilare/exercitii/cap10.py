@@ -43,6 +43,8 @@ from torch.nn.attention import flex_attention as _modul_flex
 from ..capitole.cap10_flex import CAPABILITATE_MINIMA
 from ..cifre import cu_substantiv, format_numar, format_procent
 from .baza import (
+    cere_functie,
+    functie_noua,
     GresealaCursant,
     Rezultat,
     apeleaza,
@@ -87,8 +89,6 @@ LIMITE_SOFTCAP = (2.5, 40.0)
 _LIMITA_1_S = 120.0
 _LIMITA_2_S = 120.0
 _LIMITA_3_S = 3 * LIMITA_COMPILARE_S
-
-_numar_compilari = itertools.count()
 
 
 def dispozitivul() -> torch.device:
@@ -151,26 +151,6 @@ def _mediu_flex(fara_dynamo: bool = False):
         torch.set_float32_matmul_precision(precizie)
         if inainte is not None:
             aratate.intersection_update(inainte)
-
-
-def _cere_functie(functie, semnatura: str, argumente: int) -> None:
-    """Funcția cursantului: chemabilă, cu `argumente` argumente poziționale."""
-    if functie is None:
-        raise GresealaCursant(f"Ai dat None: trebuia funcția `{semnatura}`.")
-    if not callable(functie):
-        raise GresealaCursant(f"Trebuia funcția `{semnatura}`, dar am primit {type(functie).__name__}. "
-                              "Dă numele funcției, fără paranteze.")
-    try:
-        parametri = inspect.signature(functie)
-    except (TypeError, ValueError):
-        return
-    try:
-        parametri.bind(*range(argumente))
-    except TypeError:
-        raise GresealaCursant(
-            f"Funcția ta are semnătura `{getattr(functie, '__name__', 'functie')}{parametri}`, dar verificarea o "
-            f"cheamă ca `{semnatura}`, cu {cu_substantiv(argumente, 'argument', 'argumente')}."
-        ) from None
 
 
 _CE_PRIMESTE = {
@@ -874,7 +854,7 @@ def exercitiul_1(fereastra_cu_prefix) -> Rezultat:
     cerută. Masca se calculează din indici: un tabel S × S citit de ea e respins."""
 
     def corp():
-        _cere_functie(fereastra_cu_prefix, "fereastra_cu_prefix(fereastra, prefix)", 2)
+        cere_functie(fereastra_cu_prefix, "fereastra_cu_prefix(fereastra, prefix)", 2)
         rng = generator_aleator()
         dispozitiv = dispozitivul()
         flex = _flex()
@@ -1090,7 +1070,7 @@ def exercitiul_2(softcap) -> Rezultat:
     compară cu atenția densă cu scorurile limitate."""
 
     def corp():
-        _cere_functie(softcap, "softcap(limita)", 1)
+        cere_functie(softcap, "softcap(limita)", 1)
         rng = generator_aleator()
         dispozitiv = dispozitivul()
         rtol, atol = _tolerante(dispozitiv)
@@ -1284,13 +1264,6 @@ def _atentie_pentru_compilare(q, k, v, masca):
     return _modul_flex.flex_attention(q, k, v, block_mask=masca)
 
 
-def _functie_noua(functie):
-    """O copie a lui `functie` cu un obiect de cod nou, cu nume unic: `torch.compile` o compilează de la
-    zero, fără cache-ul Dynamo al altor verificări (ca `cod_generat` din capitolul 03)."""
-    cod = functie.__code__.replace(co_name=f"{functie.__code__.co_name}_{next(_numar_compilari)}")
-    return types.FunctionType(cod, functie.__globals__, functie.__name__, functie.__defaults__, functie.__closure__)
-
-
 def _garda_cazuta(eroare: BaseException) -> str:
     text = str(eroare)
     potrivire = re.search(r"guard failure\(s\):\s*\n\s*-\s*(.+)", text)
@@ -1318,7 +1291,7 @@ def _verifica_recompilarea(masca_documente, lungimi_a, lungimi_b, rng, dispoziti
     q, k, v = _qkv(rng, total, dispozitiv)
     # `fullgraph=True`: o întrerupere a grafului în mask_mod ar trimite altfel tot apelul în modul eager, fără
     # nicio compilare (deci și fără recompilare de văzut).
-    compilata = torch.compile(_functie_noua(_atentie_pentru_compilare), fullgraph=True)
+    compilata = torch.compile(functie_noua(_atentie_pentru_compilare), fullgraph=True)
     try:
         with _mediu_flex():
             prima = apeleaza(compilata, q, k, v, bloc_a, limita_s=LIMITA_COMPILARE_S, interzise=interzise,
@@ -1403,7 +1376,7 @@ def exercitiul_3(masca_documente) -> Rezultat:
     `create_block_mask(..., _compile=True)` să încapă și pe o mașină încărcată."""
 
     def corp():
-        _cere_functie(masca_documente, "masca_documente(lungimi, dispozitiv)", 2)
+        cere_functie(masca_documente, "masca_documente(lungimi, dispozitiv)", 2)
         rng = generator_aleator()
         dispozitiv = dispozitivul()
         flex = _flex()

@@ -30,7 +30,6 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-import types
 import unicodedata
 
 import torch
@@ -41,6 +40,8 @@ from ..capitole import cap11_generare as _gen11
 from ..cifre import cu_substantiv, format_numar, format_octeti
 from ..modele import ConfiguratieTransformer, ReteaTransformer
 from .baza import (
+    cere_functie,
+    functie_noua,
     GresealaCursant,
     Rezultat,
     apeleaza,
@@ -115,35 +116,6 @@ def _fara_schimbari_de_configuratie(ce: str):
             f"({', '.join(f'`{n}`' for n in schimbate[:3])}). Schimbarea ar rămâne în tot notebook-ul, după funcția ta, "
             "și ar ascunde ce face compilarea. Am pus configurația la loc; scoate schimbarea din funcție."
         )
-
-
-def _functie_noua(functie):
-    """O copie a lui `functie` cu un obiect de cod nou, cu nume unic: `torch.compile` o compilează de la zero,
-    cu cache-ul ei Dynamo gol și cu limita ei de recompilări."""
-    _functie_noua.numar = getattr(_functie_noua, "numar", 0) + 1
-    cod = functie.__code__.replace(co_name=f"{functie.__code__.co_name}_{_functie_noua.numar}")
-    return types.FunctionType(cod, functie.__globals__, functie.__name__, functie.__defaults__, functie.__closure__)
-
-
-def _cere_functie(functie, semnatura: str, argumente: int) -> None:
-    import inspect
-
-    if functie is None:
-        raise GresealaCursant(f"Ai dat None: trebuia funcția `{semnatura}`.")
-    if not callable(functie):
-        raise GresealaCursant(f"Trebuia funcția `{semnatura}`, dar am primit {type(functie).__name__}. "
-                              "Dă numele funcției, fără paranteze.")
-    try:
-        parametri = inspect.signature(functie)
-    except (TypeError, ValueError):
-        return
-    try:
-        parametri.bind(*range(argumente))
-    except TypeError:
-        raise GresealaCursant(
-            f"Funcția ta are semnătura `{getattr(functie, '__name__', 'functie')}{parametri}`, dar verificarea o "
-            f"cheamă ca `{semnatura}`, cu {cu_substantiv(argumente, 'argument', 'argumente')}."
-        ) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -491,7 +463,7 @@ def _ruleaza_modelul(functie, rng, lot: int, lungime: int, prompt: int) -> int:
                                ce="umplerea, cu funcția ta", context=f"umplerea în decodorul capitolului, {context[1:-1]}")
         _compara_logituri(logituri, model(secventa), list(range(prompt)), context, "la umplere")
         grafuri = _Grafuri()
-        pas = torch.compile(_functie_noua(_decodare), backend=grafuri, fullgraph=True, dynamic=False)
+        pas = torch.compile(functie_noua(_decodare), backend=grafuri, fullgraph=True, dynamic=False)
         with configuratie_dynamo_implicita():
             for p in range(prompt, lungime):
                 jeton = model(secventa)[:, -1:].argmax(-1)  # generatorul de referință: tot prefixul, lacom
@@ -538,7 +510,7 @@ def exercitiul_1(actualizeaza_cache) -> Rezultat:
     ultimul loc din cache."""
 
     def corp():
-        _cere_functie(actualizeaza_cache, "actualizeaza_cache(cache_k, cache_v, k, v, pozitii)", 5)
+        cere_functie(actualizeaza_cache, "actualizeaza_cache(cache_k, cache_v, k, v, pozitii)", 5)
         rng = generator_aleator()
         _verifica_pasi(actualizeaza_cache, rng)
         pasi = 0
@@ -802,7 +774,7 @@ def _verifica_compilarea(strat, intrari: int, tip: torch.dtype, context: str) ->
         return strat(x)
 
     x = torch.randn(1, intrari).to(tip)
-    compilat = torch.compile(_functie_noua(aplica), backend="eager", fullgraph=True)
+    compilat = torch.compile(functie_noua(aplica), backend="eager", fullgraph=True)
     try:
         with torch.no_grad(), fara_jurnale_torch(), configuratie_dynamo_implicita():
             apeleaza(compilat, strat, x, limita_s=LIMITA_COMPILARE_S, interzise=_INTERZISE_2, ce="stratul tău, compilat")
@@ -1014,7 +986,7 @@ def exercitiul_3(plafon_jetoane_pe_secunda, predictii) -> Rezultat:
     `SCENARIU`."""
 
     def corp():
-        _cere_functie(plafon_jetoane_pe_secunda, "plafon_jetoane_pe_secunda(octeti_greutati, octeti_kv_pe_pozitie, pozitie, lot, gbps)", 5)
+        cere_functie(plafon_jetoane_pe_secunda, "plafon_jetoane_pe_secunda(octeti_greutati, octeti_kv_pe_pozitie, pozitie, lot, gbps)", 5)
         rng = generator_aleator()
         cazuri = _verifica_plafonul(plafon_jetoane_pe_secunda, rng)
         _verifica_predictiile(predictii)

@@ -34,7 +34,6 @@ FLOP) se păstrează între verificări, ca a doua verificare pe aceleași mări
 from __future__ import annotations
 
 import contextlib
-import inspect
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -45,6 +44,7 @@ from torch import nn
 from ..capitole import cap12_memorie as mem12
 from ..cifre import cu_substantiv, format_numar, format_octeti, format_procent
 from .baza import (
+    cere_functie,
     GresealaCursant,
     Rezultat,
     apeleaza,
@@ -93,26 +93,6 @@ _CP = torch.utils.checkpoint.CheckpointPolicy
 # ---------------------------------------------------------------------------------------------
 # Unelte comune
 # ---------------------------------------------------------------------------------------------
-
-
-def _cere_functie(functie, semnatura: str, argumente: int, nume: str) -> None:
-    """Funcția cursantului: chemabilă, cu `argumente` argumente poziționale."""
-    if functie is None:
-        raise GresealaCursant(f"Pentru `{nume}` ai dat None: trebuia funcția `{semnatura}`.")
-    if not callable(functie):
-        raise GresealaCursant(f"Pentru `{nume}` trebuia funcția `{semnatura}`, dar am primit {type(functie).__name__}. "
-                              "Dă numele funcției, fără paranteze.")
-    try:
-        parametri = inspect.signature(functie)
-    except (TypeError, ValueError):
-        return
-    try:
-        parametri.bind(*range(argumente))
-    except TypeError:
-        raise GresealaCursant(
-            f"Funcția ta are semnătura `{getattr(functie, '__name__', nume)}{parametri}`, dar verificarea o cheamă ca "
-            f"`{semnatura}`, cu {cu_substantiv(argumente, 'argument', 'argumente')}."
-        ) from None
 
 
 @contextlib.contextmanager
@@ -411,8 +391,8 @@ def exercitiul_1(politica_matmul, bloc_cu_sac) -> Rezultat:
     de matrice, recalculează atenția și nu recompilează la un pas nou."""
 
     def corp():
-        _cere_functie(politica_matmul, "politica_matmul(ctx, op, *args, **kwargs)", 2, "politica_matmul")
-        _cere_functie(bloc_cu_sac, "bloc_cu_sac(bloc, x)", 2, "bloc_cu_sac")
+        cere_functie(politica_matmul, "politica_matmul(ctx, op, *args, **kwargs)", 2, "politica_matmul")
+        cere_functie(bloc_cu_sac, "bloc_cu_sac(bloc, x)", 2, "bloc_cu_sac")
         rng = generator_aleator()
         interzise = _interzise_1()
         with _mediu_verificare():
@@ -691,7 +671,7 @@ def exercitiul_2(alege_bugetul) -> Rezultat:
     și să aibă cele mai puține FLOP recalculate dintre cele care încap; None, dacă nu încape niciunul."""
 
     def corp():
-        _cere_functie(alege_bugetul, "alege_bugetul(masoara, plafon, bugete)", 3, "alege_bugetul")
+        cere_functie(alege_bugetul, "alege_bugetul(masoara, plafon, bugete)", 3, "alege_bugetul")
         _proba_2(alege_bugetul)
         rng = generator_aleator()
         with _mediu_verificare():
@@ -868,7 +848,7 @@ def exercitiul_3(prezice_recalcularile) -> Rezultat:
     operațiilor pasului înainte pe care graful înapoi le reface, cu bugetul implicit, pentru `BlocMLP`."""
 
     def corp():
-        _cere_functie(prezice_recalcularile, "prezice_recalcularile(activare, cu_norma)", 2, "prezice_recalcularile")
+        cere_functie(prezice_recalcularile, "prezice_recalcularile(activare, cu_norma)", 2, "prezice_recalcularile")
         rng = generator_aleator()
         latime = rng.choice(LATIMI_3)
         interzise = _interzise_3()
