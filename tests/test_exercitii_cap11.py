@@ -296,6 +296,33 @@ def test_2_solutia_si_alternative():
         _acceptat(cap11.exercitiul_2(clasa))
 
 
+def test_2_bfloat16_raspunsul_corect_trece_pe_semintele_unde_pica_o_margine_medie(monkeypatch):
+    """Pe semințele 23, 35 și 43, vechea margine (5% din cea mai mare ieșire) respingea soluția: valoarea ieșită din
+    rând face pasul acelui rând mare. Marginea e acum cea mai rea abatere a unui strat corect, ieșire cu ieșire."""
+    for seminta in ("23", "35", "43"):
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        for clasa in (LiniarInt8, Transpusa, Reducere):
+            _acceptat(cap11.exercitiul_2(clasa))
+
+
+class _CuantizataInBf16(nn.Module):  # greșit: împărțirea în bfloat16, fără limită, trece de 127 și se întoarce la −128
+    def __init__(self, liniar):
+        super().__init__()
+        w = liniar.weight.detach()
+        scala = w.abs().amax(dim=1).clamp(min=1e-8) / 127
+        self.register_buffer("greutate", torch.round(w / scala[:, None]).to(torch.int8))
+        self.register_buffer("scala", scala)
+        self.register_buffer("bias", None if liniar.bias is None else liniar.bias.detach().clone())
+
+    forward = LiniarInt8.forward
+
+
+def test_2_cuantizarea_in_bfloat16_care_depaseste_127_e_respinsa(monkeypatch):
+    for seminta in ("2", "4"):  # semințe pe care un rând ajunge la 128 (pe altele, împărțirea iese exact)
+        monkeypatch.setenv("CURS_SEMINTA", seminta)
+        _respins(cap11.exercitiul_2(_CuantizataInBf16), "bfloat16", "float32")
+
+
 def test_2_ciot_none_si_tip():
     class Nescris(nn.Module):
         def __init__(self, liniar):
