@@ -8,9 +8,40 @@
 
 import hashlib
 import json
+import os
+import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+RADACINA = Path(__file__).resolve().parent
+
+
+def _compilatorul_cu_cache() -> str | None:
+    """Pune `tests/compilator_cu_cache.py` în locul compilatorului C++ (`CXX`) pentru toată
+    rularea: procesele de teste, kernel-urile notebook-urilor și procesele lor noi îl moștenesc.
+    Sursele C++ identice se compilează o singură dată pe rulare (vezi descrierea scriptului).
+    Întoarce dosarul cache-ului, dacă l-a creat procesul acesta (el îl șterge la sfârșit).
+    `CURS_CACHE_COMPILATOR=0` îl oprește; un proces care îl moștenește deja nu face altul."""
+    if os.environ.get("CURS_CACHE_COMPILATOR") == "0" or os.environ.get("CURS_CXX_CACHE"):
+        return None
+    dosar = tempfile.mkdtemp(prefix="teste_compilari_cpp_")
+    adevarat = os.environ.get("CXX") or "g++"
+    # Lansatorul poartă numele compilatorului adevărat: versiunile vechi ale lui Inductor
+    # recunosc g++ după nume, nu după `--version`.
+    lansator = Path(dosar) / Path(adevarat).name
+    lansator.write_text(f'#!/bin/sh\nexec "{sys.executable}" -S "{RADACINA / "tests" / "compilator_cu_cache.py"}" "$@"\n')
+    lansator.chmod(0o755)
+    os.environ["CURS_CXX_ADEVARAT"] = adevarat
+    os.environ["CURS_CXX_CACHE"] = str(Path(dosar) / "cache")
+    os.environ["CXX"] = str(lansator)
+    return dosar
+
+
+# Înaintea oricărui import al lui torch: Inductor citește `CXX` când își încarcă configurația.
+_DOSAR_COMPILARI_CPP = _compilatorul_cu_cache()
 
 # Pachetul cursului, importat primul: pe o mașină fără GPU pornește interpretorul Triton
 # (TRITON_INTERPRET=1), ceea ce trebuie să se întâmple înainte ca vreun test să încarce triton.
@@ -19,7 +50,6 @@ from curs_compilare import cifre
 from curs_compilare.cifre import probleme_de_format
 from curs_compilare.concluzii import contradictii, text_iesiri
 
-RADACINA = Path(__file__).resolve().parent
 DOSARE_PAZITE = ("notebooks", "solutions")
 
 
@@ -34,6 +64,11 @@ def _amprente() -> dict:
 
 def pytest_sessionstart(session):
     session.config._amprente_initiale = _amprente()
+
+
+def pytest_unconfigure(config):
+    if _DOSAR_COMPILARI_CPP:
+        shutil.rmtree(_DOSAR_COMPILARI_CPP, ignore_errors=True)
 
 
 def pytest_sessionfinish(session, exitstatus):
