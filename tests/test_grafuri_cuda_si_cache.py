@@ -75,8 +75,10 @@ def test_procesul_nou_care_esueaza_spune_de_ce(tmp_path):
 
 def test_procesul_nou_incalzeste_compilatorul_inaintea_timpilor(tmp_path):
     """Procesul nou plătește taxa primei compilări pe o funcție mică, într-un cache temporar,
-    înaintea timpilor: încălzirea e raportată separat, iar dosarul cache-ului măsurat nu o conține."""
-    mica = ConfiguratieTransformer(vocabular=16, dim_model=8, nr_capete=2, nr_straturi=1, lungime=4, marime_lot=2)
+    înaintea timpilor: încălzirea e raportată separat, iar dosarul cache-ului măsurat nu o conține.
+    Modelul e cel al capitolului 05 în profilul rapid (celula proceselor noi): kernel-urile lui C++ sunt
+    aceleași, deci compilatorul cu cache al testelor le compilează o singură dată pentru amândouă."""
+    mica = ConfiguratieTransformer(vocabular=256, dim_model=32, nr_capete=2, nr_straturi=1, lungime=16, marime_lot=4)
     rezultat = cache_compilare.primul_apel_in_proces_nou(tmp_path / "cache", mica, incalzeste=True)
     assert rezultat.incalzire_s is not None and rezultat.incalzire_s > 0
     assert rezultat.pas_s > 0 and rezultat.proces_s > rezultat.incalzire_s + rezultat.pas_s
