@@ -9,9 +9,10 @@ aproape jumătate din timpul compilatorului C++ mergea pe surse identice cu unel
 
 `conftest.py` pune scriptul acesta în locul compilatorului (`CXX`) pentru toată rularea: o
 compilare cu o singură sursă C++ și o ieșire (`-o`) primește cheia ei (compilatorul adevărat,
-argumentele fără calea ieșirii, conținutul sursei). Dacă cheia a mai fost compilată în aceeași
-rulare, ieșirea se copiază din cache; altfel rulează compilatorul adevărat și ieșirea intră în
-cache. Orice altă chemare (`--version`, legarea din mai multe fișiere) trece neschimbată.
+argumentele fără calea ieșirii, conținutul sursei și al antetelor date ca argumente, cum e
+antetul precompilat al lui Inductor). Dacă cheia a mai fost compilată în aceeași rulare,
+ieșirea se copiază din cache; altfel rulează compilatorul adevărat și ieșirea intră în cache.
+Orice altă chemare (`--version`, legarea din mai multe fișiere) trece neschimbată.
 
 Ce se schimbă în teste: o compilare la rece a unei surse compilate deja în rulare sare peste
 compilatorul C++, deci timpii la rece ai profilului rapid (care oricum nu spun nimic) scad.
@@ -29,6 +30,7 @@ import sys
 import tempfile
 
 SURSE = (".cpp", ".cc", ".cxx", ".c")
+ANTETE = (".h", ".hpp", ".hh")
 
 
 def _cheie(compilator: str, argumente: list[str]) -> tuple[str, str] | None:
@@ -40,20 +42,20 @@ def _cheie(compilator: str, argumente: list[str]) -> tuple[str, str] | None:
         return None
     iesire = argumente[pozitie + 1]
     surse = [a for a in argumente if a.endswith(SURSE) and not a.startswith("-")]
-    # Doar o sursă și niciun alt fișier de intrare (obiecte, biblioteci date prin cale): legările
-    # din mai multe bucăți trec direct la compilator.
-    alte_fisiere = [a for i, a in enumerate(argumente)
-                    if i != pozitie + 1 and not a.startswith("-") and a not in surse and os.path.isfile(a)]
-    if len(surse) != 1 or alte_fisiere:
+    fisiere = [a for i, a in enumerate(argumente) if i != pozitie + 1 and not a.startswith("-") and os.path.isfile(a)]
+    # O singură sursă; alături, doar antete (antetul precompilat al lui Inductor vine cu `-include`),
+    # al căror conținut intră în cheie. Legările din mai multe bucăți (obiecte, biblioteci date prin
+    # cale) trec direct la compilator.
+    if len(surse) != 1 or any(not a.endswith(SURSE + ANTETE) for a in fisiere):
         return None
     h = hashlib.sha256()
     h.update(compilator.encode())
     for i, a in enumerate(argumente):
         if i == pozitie + 1:
             h.update(b"\0IESIRE" + os.path.splitext(a)[1].encode())
-        elif a in surse:
+        elif a in fisiere:
             with open(a, "rb") as f:
-                h.update(b"\0SURSA" + hashlib.sha256(f.read()).digest())
+                h.update(b"\0FISIER" + os.path.splitext(a)[1].encode() + hashlib.sha256(f.read()).digest())
         else:
             h.update(b"\0" + a.encode())
     return h.hexdigest(), iesire

@@ -57,6 +57,17 @@ def test_alta_sursa_sau_alte_argumente_se_compileaza_din_nou(compilator, tmp_pat
     assert (tmp_path / "k.so").read_text() == "int kernel() { return 2; }"
 
 
+def test_antetul_dat_cu_include_intra_in_cheie(compilator, tmp_path):
+    """Inductor dă antetul precompilat cu `-include`: același antet, din cache; alt conținut, compilat din nou."""
+    sursa, antet = tmp_path / "k.cpp", tmp_path / "prefix.h"
+    sursa.write_text("int k;")
+    antet.write_text("#define A 1")
+    assert compilator(sursa, "-include", antet, "-o", tmp_path / "k.so") == (0, 1)
+    assert compilator(sursa, "-include", antet, "-o", tmp_path / "k.so") == (0, 1)
+    antet.write_text("#define A 2")
+    assert compilator(sursa, "-include", antet, "-o", tmp_path / "k.so") == (0, 2)
+
+
 def test_ce_nu_e_o_singura_sursa_trece_direct(compilator, tmp_path):
     assert compilator("--version") == (0, 1)
     assert compilator("--version") == (0, 2)
