@@ -40,8 +40,22 @@ def _compilatorul_cu_cache() -> str | None:
     return dosar
 
 
-# Înaintea oricărui import al lui torch: Inductor citește `CXX` când își încarcă configurația.
+def _un_fir_openmp_pe_proces() -> None:
+    """Un singur fir OpenMP în fiecare proces al rulării (`OMP_NUM_THREADS=1`), dacă n-ai ales
+    altul. Testele rulează în trei procese pe două nuclee, iar alături lor pornesc kernel-uri de
+    notebook, ranguri și procese noi: fiecare ar porni câte un fir pe nucleu, iar firele OpenMP
+    care așteaptă de lucru se învârt pe nucleu în loc să doarmă, deci ard timpul celorlalte
+    procese. Măsurat pe două nuclee, toată rularea: 888 s → 682 s, timpul de procesor
+    1 764 s → 1 352 s. Ce arată testele nu se schimbă: timpii profilului rapid oricum nu spun
+    nimic, iar rangurile și profilul Colab își aleg singure firele. Capitolele deschise în
+    JupyterLab și `make validare` nu trec pe aici."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+# Înaintea oricărui import al lui torch: Inductor citește `CXX` când își încarcă configurația,
+# iar biblioteca OpenMP citește `OMP_NUM_THREADS` când se încarcă.
 _DOSAR_COMPILARI_CPP = _compilatorul_cu_cache()
+_un_fir_openmp_pe_proces()
 
 # Pachetul cursului, importat primul: pe o mașină fără GPU pornește interpretorul Triton
 # (TRITON_INTERPRET=1), ceea ce trebuie să se întâmple înainte ca vreun test să încarce triton.

@@ -116,3 +116,24 @@ def ruleaza_tot(pagina, adresa: str, nume: str, limita_ms: int) -> tuple[str, in
     iesiri = pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText).join('\\n')")
     erori = pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.error\"]').length")
     return iesiri, erori
+
+
+def iesiri_care_incep_cu(pagina, inceput: str) -> str:
+    """Textul ieșirilor care încep cu `inceput`, unite cu „|”: ce arată un explorator sub glisoare."""
+    return pagina.evaluate("(inceput) => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                           ".map(e => e.innerText).filter(t => t.startsWith(inceput)).join('|')", inceput)
+
+
+def glisor_dus_la_capat(pagina, inceput: str, ultimul: bool = False, asteptare_ms: int = 4000) -> tuple[str, str]:
+    """Ca un cursant: dă clic pe mânerul primului glisor (sau al ultimului) al paginii și apasă End
+    (glisorul ajunge la ultima opțiune). Întoarce textul ieșirilor care încep cu `inceput` dinainte
+    și de după. Mânerul e `.noUi-handle` în ipywidgets 8 și `.ui-slider-handle` în 7."""
+    manere = pagina.locator(".noUi-handle, .ui-slider-handle")
+    maner = manere.last if ultimul else manere.first
+    maner.wait_for(timeout=30000)
+    inainte = iesiri_care_incep_cu(pagina, inceput)
+    maner.scroll_into_view_if_needed()
+    maner.click()
+    pagina.keyboard.press("End")
+    pagina.wait_for_timeout(asteptare_ms)
+    return inainte, iesiri_care_incep_cu(pagina, inceput)

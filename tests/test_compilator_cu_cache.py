@@ -97,3 +97,15 @@ def test_rularea_testelor_foloseste_compilatorul_cu_cache():
     assert config.cpp.cxx[1] == os.environ["CXX"]
     continut = Path(os.environ["CXX"]).read_text()
     assert str(SCRIPT) in continut
+
+
+def test_rularea_testelor_are_un_fir_openmp_pe_proces():
+    """conftest.py a pus `OMP_NUM_THREADS` înaintea lui torch: procesul testelor și un proces nou
+    (ca un kernel sau un rang) pornesc cu atâtea fire (unul, dacă nu l-ai ales tu)."""
+    import torch
+
+    fire = int(os.environ["OMP_NUM_THREADS"])
+    assert torch.get_num_threads() == fire
+    copil = subprocess.run([sys.executable, "-c", "import torch; print(torch.get_num_threads())"],
+                           capture_output=True, text=True, check=True)
+    assert int(copil.stdout) == fire

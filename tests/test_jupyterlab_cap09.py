@@ -4,7 +4,7 @@ procese noi), pornirile la rece și programul C++ au tipărit ce trebuie, grafic
 exploratorul formelor are glisoare care schimbă ce arată, iar exercițiile nescrise spun „Încă n-ai
 scris soluția”. Are nevoie de Chromium și de playwright (nu și în CI, unde testul se sare)."""
 
-from jupyterlab_local import capitol_rulat
+from jupyterlab_local import capitol_rulat, glisor_dus_la_capat
 
 NUME = "09_export_aotinductor.ipynb"
 
@@ -17,18 +17,6 @@ def test_capitolul_09_ruleaza_tot_in_jupyterlab(tmp_path):
         assert iesiri.count("Încă n-ai scris soluția") == 3
         assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 2
         # Exploratorul: glisorul lotului, dus la capăt (128), face forma să fie refuzată.
-        def text_explorator():
-            return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
-                                   ".filter(t => t.startsWith('lot ')).join('|')")
-        glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
-        glisor.wait_for(timeout=30000)
-        inainte = text_explorator()
-        glisor.scroll_into_view_if_needed()
-        # Mânerul glisorului (ipywidgets 8: noUi; 7: jQuery UI), apoi tasta End: ultima opțiune.
-        maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
-        maner.click()
-        pagina.keyboard.press("End")
-        pagina.wait_for_timeout(2500)
-        dupa = text_explorator()
+        inainte, dupa = glisor_dus_la_capat(pagina, "lot ", asteptare_ms=2500)
         assert "lot 8," in inainte and "primită" in inainte and "lot 128," in dupa and "refuzată" in dupa, (inainte, dupa)
         pagina.screenshot(path=str(tmp_path / "capitolul_09.png"), full_page=False)

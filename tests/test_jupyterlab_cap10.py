@@ -4,7 +4,7 @@ tipărit ce trebuie, graficele se văd, exploratorul măștilor are glisoare car
 iar exercițiile nescrise spun „Încă n-ai scris soluția”. Are nevoie de Chromium și de playwright
 (nu și în CI, unde testul se sare)."""
 
-from jupyterlab_local import capitol_rulat
+from jupyterlab_local import capitol_rulat, glisor_dus_la_capat
 
 NUME = "10_flex_attention.ipynb"
 
@@ -18,17 +18,6 @@ def test_capitolul_10_ruleaza_tot_in_jupyterlab(tmp_path):
         assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 5
 
         # Exploratorul: glisorul lungimii, dus la capăt (8 192), schimbă partea din lucru care rămâne.
-        def text_explorator():
-            return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
-                                   ".filter(t => t.startsWith('Kernel-ul vizitează')).join('|')")
-        glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
-        glisor.wait_for(timeout=30000)
-        inainte = text_explorator()
-        glisor.scroll_into_view_if_needed()
-        maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
-        maner.click()
-        pagina.keyboard.press("End")
-        pagina.wait_for_timeout(4000)
-        dupa = text_explorator()
+        inainte, dupa = glisor_dus_la_capat(pagina, "Kernel-ul vizitează")
         assert inainte and dupa and inainte != dupa, (inainte, dupa)
         pagina.screenshot(path=str(tmp_path / "capitolul_10.png"), full_page=False)

@@ -4,7 +4,7 @@ trebuie, graficele se văd, exploratorul plafonului are glisoare care schimbă c
 nescrise spun „Încă n-ai scris soluția”. Are nevoie de Chromium și de playwright (nu și în CI, unde testul se
 sare)."""
 
-from jupyterlab_local import capitol_rulat
+from jupyterlab_local import capitol_rulat, glisor_dus_la_capat
 
 NUME = "11_generarea_textului.ipynb"
 
@@ -20,17 +20,6 @@ def test_capitolul_11_ruleaza_tot_in_jupyterlab(tmp_path):
         assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 6
 
         # Exploratorul: primul glisor (octeții pe greutate), dus la capăt (int8), schimbă octeții unui pas tipăriți.
-        def text_explorator():
-            return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
-                                   ".filter(t => t.startsWith('Un pas citește')).join('|')")
-        glisor = pagina.locator(".widget-slider, .jupyter-widgets .slider-container").first
-        glisor.wait_for(timeout=30000)
-        inainte = text_explorator()
-        glisor.scroll_into_view_if_needed()
-        maner = pagina.locator(".noUi-handle, .ui-slider-handle").first
-        maner.click()
-        pagina.keyboard.press("End")
-        pagina.wait_for_timeout(4000)
-        dupa = text_explorator()
+        inainte, dupa = glisor_dus_la_capat(pagina, "Un pas citește")
         assert inainte and dupa and inainte != dupa, (inainte, dupa)
         pagina.screenshot(path=str(tmp_path / "capitolul_11.png"), full_page=False)

@@ -4,7 +4,7 @@ tipărit ce trebuie, graficele se văd, exploratorul plafonului schimbă ce arat
 exercițiile nescrise spun „Încă n-ai scris soluția”. Are nevoie de Chromium și de playwright (nu și în CI,
 unde testul se sare)."""
 
-from jupyterlab_local import capitol_rulat
+from jupyterlab_local import capitol_rulat, glisor_dus_la_capat
 
 NUME = "12_memoria_sub_compilare.ipynb"
 
@@ -19,17 +19,7 @@ def test_capitolul_12_ruleaza_tot_in_jupyterlab(tmp_path):
         # cronologia memoriei, diagrama viteză–memorie și graficul exploratorului
         assert pagina.evaluate("() => document.querySelectorAll('.jp-OutputArea-output img').length") >= 3
 
-        # Exploratorul plafonului: alt lot (al doilea glisor sau meniu), altă memorie a pasului tipărită.
-        def text_explorator():
-            return pagina.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
-                                   ".filter(t => t.startsWith('Memoria pasului:')).join('|')")
-        maner = pagina.locator(".noUi-handle, .ui-slider-handle").last
-        maner.wait_for(timeout=30000)
-        inainte = text_explorator()
-        maner.scroll_into_view_if_needed()
-        maner.click()
-        pagina.keyboard.press("End")
-        pagina.wait_for_timeout(4000)
-        dupa = text_explorator()
+        # Exploratorul plafonului: alt lot (ultimul glisor), altă memorie a pasului tipărită.
+        inainte, dupa = glisor_dus_la_capat(pagina, "Memoria pasului:", ultimul=True)
         assert inainte and dupa and inainte != dupa, (inainte, dupa)
         pagina.screenshot(path=str(tmp_path / "capitolul_12.png"), full_page=False)
