@@ -168,7 +168,9 @@ def test_reductorul_python_pune_all_reduce_in_graful_inapoi(capsys):
 
 
 def test_fsdp_fragmenteaza_si_primul_bloc_se_recompileaza_doar_fara_intrare():
-    fara = distribuit.masoara_fsdp(latime=32, blocuri=3)
+    # Două variante într-o singură pornire a rangurilor, ca în capitol (acolo, trei).
+    variante = distribuit.masoara_fsdp_variante({"simplu": {}, "intrare": {"intrare": True}}, latime=32, blocuri=3)
+    fara = variante["simplu"]
     assert [r["tip_parametru"] for r in fara] == ["DTensor", "DTensor"]
     assert fara[0]["forma_intreaga"] == (32, 32) and fara[0]["forma_locala"] == (16, 32)
     assert fara[0]["memorie_parametri"] * 2 == pytest.approx(fara[0]["memorie_model"], rel=0.02)
@@ -176,9 +178,25 @@ def test_fsdp_fragmenteaza_si_primul_bloc_se_recompileaza_doar_fara_intrare():
     # Garda căzută, tipărită întâi în română: intrarea primului bloc n-avea gradient.
     explicatie = distribuit.explica_garda(fara[0]["motive"][0])
     assert explicatie.startswith("intrarea x a fost compilată fără requires_grad, iar acum vine cu el"), explicatie
-    cu_intrare = distribuit.masoara_fsdp(latime=32, blocuri=3, intrare=True)
+    # A doua variantă, în aceleași procese, pornește de la un Dynamo gol: nicio recompilare moștenită.
+    cu_intrare = variante["intrare"]
     assert cu_intrare[0]["compilari"] == 1 and cu_intrare[0]["motive"] == []
     assert cu_intrare[0]["intreruperi"] == 0
+    assert list(distribuit.VARIANTE_FSDP) == ["simplu", "intrare", "fullgraph"]
+
+
+def test_masoara_fsdp_e_o_singura_varianta(monkeypatch):
+    cereri = []
+
+    def variante_false(variante, **optiuni):
+        cereri.append((variante, optiuni))
+        return {nume: ["rangul 0", "rangul 1"] for nume in variante}
+
+    monkeypatch.setattr(distribuit, "masoara_fsdp_variante", variante_false)
+    assert distribuit.masoara_fsdp(fullgraph=True, latime=32, blocuri=3) == ["rangul 0", "rangul 1"]
+    [(variante, optiuni)] = cereri
+    assert list(variante.values()) == [{"intrare": False, "fullgraph": True}]
+    assert optiuni["latime"] == 32 and optiuni["blocuri"] == 3
 
 
 def test_descrierea_masinii():

@@ -18,7 +18,8 @@ câte grafuri a compilat Dynamo, câte all-reduce-uri au pornit înainte să se 
   devin operații în graful pasului înapoi (și ce spune PyTorch când încerci autograd-ul compilat cu
   reductorul C++ al lui DDP);
 - `masoara_fsdp` — FSDP2 (`fully_shard`) pe o rețea de dispozitive, compilat bloc cu bloc: ce
-  parametri ține fiecare rang, câte compilări și recompilări, cu ce motiv;
+  parametri ține fiecare rang, câte compilări și recompilări, cu ce motiv (`masoara_fsdp_variante`:
+  mai multe variante într-o singură pornire a rangurilor);
 - `grafuri_prezise` — câte grafuri face DDPOptimizer dintr-o listă de mărimi de straturi (regula
   din `torch/_dynamo/backends/distributed.py`, verificată în teste față de măsurătoare);
 - graficele (`grafic_grafuri_pe_galeata`, `grafic_suprapunere`) și exploratorul găleților.
@@ -52,6 +53,7 @@ __all__ = [
     "grafuri_sub_ddp",
     "reductor_python",
     "masoara_fsdp",
+    "masoara_fsdp_variante",
     "numar_grafuri_compilate",
     "arata_suprapunerea",
     "arata_plasari",
@@ -755,6 +757,30 @@ def _experiment_fsdp(latime, blocuri, intrare, fullgraph, pasi, backend):
     return rezultat
 
 
+#: Variantele secțiunii 4: blocurile fără strat de intrare în față, cu el și cu `fullgraph=True`.
+VARIANTE_FSDP = {"simplu": {}, "intrare": {"intrare": True}, "fullgraph": {"fullgraph": True}}
+
+
+def _experimente_fsdp(variante, latime, blocuri, pasi, backend):
+    """Variantele una după alta, în același rang; fiecare pornește de la un Dynamo gol."""
+    return {nume: _experiment_fsdp(latime, blocuri, optiuni.get("intrare", False), optiuni.get("fullgraph", False),
+                                   pasi, backend)
+            for nume, optiuni in variante.items()}
+
+
+def masoara_fsdp_variante(variante: dict | None = None, *, latime: int = 64, blocuri: int = 4, pasi: int = 2,
+                          ranguri: int = 2, limita_s: float = 180.0) -> dict[str, list[dict]]:
+    """Ca `masoara_fsdp`, pentru mai multe variante (`{nume: {"intrare": ..., "fullgraph": ...}}`,
+    implicit `VARIANTE_FSDP`), toate într-o singură pornire a rangurilor: o pornire costă câteva
+    secunde (procesele noi, importurile, prima compilare), varianta în plus mult mai puțin.
+    Întoarce, pentru fiecare variantă, lista rezultatelor rangurilor."""
+    variante = dict(VARIANTE_FSDP if variante is None else variante)
+    backend = alege_backend(ranguri)
+    pe_ranguri = ruleaza_pe_ranguri(_experimente_fsdp, variante, latime, blocuri, pasi, backend_compilare(backend),
+                                    ranguri=ranguri, limita_s=limita_s)
+    return {nume: [rang[nume] for rang in pe_ranguri] for nume in variante}
+
+
 def masoara_fsdp(*, intrare: bool = False, fullgraph: bool = False, latime: int = 64, blocuri: int = 4,
                  pasi: int = 2, ranguri: int = 2, limita_s: float = 180.0) -> list[dict]:
     """`ReteaBlocuri(latime, blocuri, intrare)` fragmentată cu FSDP2 (`fully_shard` pe fiecare
@@ -763,9 +789,9 @@ def masoara_fsdp(*, intrare: bool = False, fullgraph: bool = False, latime: int 
     tipul și formele unei greutăți (forma întreagă și cea a fragmentului local), compilările, rulările
     compilate, motivele recompilărilor, întreruperile și memoria parametrilor (a rangului și a
     modelului întreg)."""
-    backend = alege_backend(ranguri)
-    return ruleaza_pe_ranguri(_experiment_fsdp, latime, blocuri, intrare, fullgraph, pasi, backend_compilare(backend),
-                              ranguri=ranguri, limita_s=limita_s)
+    varianta = {"intrare": intrare, "fullgraph": fullgraph}
+    return masoara_fsdp_variante({"aleasa": varianta}, latime=latime, blocuri=blocuri, pasi=pasi, ranguri=ranguri,
+                                 limita_s=limita_s)["aleasa"]
 
 
 # ---------------------------------------------------------------------------------------------
