@@ -8,6 +8,8 @@ parametru în graful pasului înapoi, iar reductorul C++ refuză autograd-ul com
 fragmentează greutățile, iar primul bloc se recompilează doar fără strat de intrare. Plus regula pe
 cazuri scrise de mână, graficele și textul tipărit: româna întâi, mesajul lui PyTorch după."""
 
+import functools
+
 import pytest
 import torch
 import torch.distributed as dist
@@ -32,11 +34,28 @@ def test_regula_pe_cazuri_scrise_de_mana():
     assert octeti == [(512 * 512 + 512) * 4] * 8 + [(512 + 1) * 4]
 
 
+BLOCURI_PLASARE = 3  # 3 blocuri în loc de 8, ca testul să fie ieftin
+
+
 @pytest.fixture(scope="module")
-def masuratori():
-    return distribuit.masoara_ddp(
-        [(True, 0.5), (True, 1), (True, 2), (True, 4), (True, 25), (distribuit.MOD_EAGER, 1), (False, 1)],
-        latime=512, blocuri=8, pasi=2)
+def din_ranguri():
+    """Experimentele testelor, într-o singură pornire a rangurilor (o pornire costă câteva secunde de
+    procesor): măsurătorile DDP, plasările, reductorul Python și două variante FSDP2."""
+    return distribuit.intr_o_singura_pornire({
+        "ddp": functools.partial(
+            distribuit.masoara_ddp,
+            [(True, 0.5), (True, 1), (True, 2), (True, 4), (True, 25), (distribuit.MOD_EAGER, 1), (False, 1)],
+            latime=512, blocuri=8, pasi=2),
+        "plasari": functools.partial(distribuit.grafuri_sub_ddp, latime=512, blocuri=BLOCURI_PLASARE, galeata_mb=1),
+        "reductor": functools.partial(distribuit.reductor_python, latime=64, blocuri=2, pasi=2),
+        "fsdp": functools.partial(distribuit.masoara_fsdp_variante, {"simplu": {}, "intrare": {"intrare": True}},
+                                  latime=32, blocuri=3),
+    })
+
+
+@pytest.fixture(scope="module")
+def masuratori(din_ranguri):
+    return din_ranguri["ddp"]
 
 
 def test_grafurile_masurate_sunt_cele_prezise(masuratori):
@@ -111,13 +130,13 @@ def test_graficele_si_tabelul(masuratori, capsys, tmp_path, monkeypatch):
     assert "bucket_cap_mb=1" in capsys.readouterr().out
 
 
-def test_plasarea_compilarii(capsys):
+def test_plasarea_compilarii(din_ranguri, capsys):
     """Tabelul plasărilor, cu lățimea capitolului și găleți de 1 MiB (3 blocuri în loc de 8, ca
     testul să fie ieftin): `DDP(torch.compile(model))` nu scapă de DDPOptimizer. DDP marchează
     modulul activ cât cheamă modelul (`_inside_ddp_forward`), iar Dynamo folosește DDPOptimizer
     cât există un DDP activ (`torch/_dynamo/convert_frame.py`)."""
-    blocuri = 3
-    rezultate = distribuit.grafuri_sub_ddp(latime=512, blocuri=blocuri, galeata_mb=1)
+    blocuri = BLOCURI_PLASARE
+    rezultate = din_ranguri["plasari"]
     assert set(rezultate) == set(distribuit.VARIANTE_PLASARE)
     pe_galeti = {
         "Sequential": distribuit.grafuri_prezise(distribuit.octeti_pe_strat(distribuit._secventa(512)), 1),
@@ -148,8 +167,8 @@ def test_plasarea_compilarii(capsys):
     assert "[optimize_ddp=False]: Dynamo a capturat 1 graf, netăiat: 1 graf AOTAutograd." in iesire
 
 
-def test_reductorul_python_pune_all_reduce_in_graful_inapoi(capsys):
-    rezultat = distribuit.reductor_python(latime=64, blocuri=2, pasi=2)
+def test_reductorul_python_pune_all_reduce_in_graful_inapoi(din_ranguri, capsys):
+    rezultat = din_ranguri["reductor"]
     assert rezultat["grafuri"][0]["all_reduce"] == 0 and rezultat["grafuri"][0]["faza"] == "înainte"
     assert rezultat["capturi_inapoi"] >= 1
     inapoi = [g for g in rezultat["grafuri"] if g["faza"] == "înapoi"]
@@ -167,9 +186,9 @@ def test_reductorul_python_pune_all_reduce_in_graful_inapoi(capsys):
     assert "Fiecare all-reduce e așteptat chiar de operația următoare" in iesire
 
 
-def test_fsdp_fragmenteaza_si_primul_bloc_se_recompileaza_doar_fara_intrare():
-    # Două variante într-o singură pornire a rangurilor, ca în capitol (acolo, trei).
-    variante = distribuit.masoara_fsdp_variante({"simplu": {}, "intrare": {"intrare": True}}, latime=32, blocuri=3)
+def test_fsdp_fragmenteaza_si_primul_bloc_se_recompileaza_doar_fara_intrare(din_ranguri):
+    # Două variante, în aceeași pornire cu celelalte experimente (în capitol, trei, într-o pornire a lor).
+    variante = din_ranguri["fsdp"]
     fara = variante["simplu"]
     assert [r["tip_parametru"] for r in fara] == ["DTensor", "DTensor"]
     assert fara[0]["forma_intreaga"] == (32, 32) and fara[0]["forma_locala"] == (16, 32)
@@ -178,7 +197,8 @@ def test_fsdp_fragmenteaza_si_primul_bloc_se_recompileaza_doar_fara_intrare():
     # Garda căzută, tipărită întâi în română: intrarea primului bloc n-avea gradient.
     explicatie = distribuit.explica_garda(fara[0]["motive"][0])
     assert explicatie.startswith("intrarea x a fost compilată fără requires_grad, iar acum vine cu el"), explicatie
-    # A doua variantă, în aceleași procese, pornește de la un Dynamo gol: nicio recompilare moștenită.
+    # A doua variantă, în aceleași procese, după celelalte experimente, pornește de la un Dynamo gol:
+    # nicio recompilare moștenită.
     cu_intrare = variante["intrare"]
     assert cu_intrare[0]["compilari"] == 1 and cu_intrare[0]["motive"] == []
     assert cu_intrare[0]["intreruperi"] == 0

@@ -20,6 +20,8 @@ câte grafuri a compilat Dynamo, câte all-reduce-uri au pornit înainte să se 
 - `masoara_fsdp` — FSDP2 (`fully_shard`) pe o rețea de dispozitive, compilat bloc cu bloc: ce
   parametri ține fiecare rang, câte compilări și recompilări, cu ce motiv (`masoara_fsdp_variante`:
   mai multe variante într-o singură pornire a rangurilor);
+- `intr_o_singura_pornire` — mai multe dintre experimentele de mai sus într-o singură pornire a
+  rangurilor (fiecare pornire costă câteva secunde);
 - `grafuri_prezise` — câte grafuri face DDPOptimizer dintr-o listă de mărimi de straturi (regula
   din `torch/_dynamo/backends/distributed.py`, verificată în teste față de măsurătoare);
 - graficele (`grafic_grafuri_pe_galeata`, `grafic_suprapunere`) și exploratorul găleților.
@@ -39,7 +41,7 @@ import torch.nn as nn
 
 from .. import cifre
 from ..inspectie import goleste_dynamo, motive_recompilare
-from .cap08_ranguri import alege_backend, ruleaza_pe_ranguri
+from .cap08_ranguri import _pe_procesor, alege_backend, ruleaza_pe_ranguri
 
 __all__ = [
     "Bloc",
@@ -54,6 +56,7 @@ __all__ = [
     "reductor_python",
     "masoara_fsdp",
     "masoara_fsdp_variante",
+    "intr_o_singura_pornire",
     "numar_grafuri_compilate",
     "arata_suprapunerea",
     "arata_plasari",
@@ -792,6 +795,38 @@ def masoara_fsdp(*, intrare: bool = False, fullgraph: bool = False, latime: int 
     varianta = {"intrare": intrare, "fullgraph": fullgraph}
     return masoara_fsdp_variante({"aleasa": varianta}, latime=latime, blocuri=blocuri, pasi=pasi, ranguri=ranguri,
                                  limita_s=limita_s)["aleasa"]
+
+
+def _in_rangurile_pornite(functie, *argumente, ranguri: int = 2, **_optiuni) -> list:
+    """Locul lui `ruleaza_pe_ranguri` cât rulează `intr_o_singura_pornire`, în fiecare rang: rangurile
+    sunt deja pornite, deci corpul experimentului rulează chiar aici, iar valorile tuturor rangurilor
+    se adună cu `all_gather_object`, în lista pe care ar fi întors-o `ruleaza_pe_ranguri`."""
+    import torch.distributed as dist
+
+    if ranguri != dist.get_world_size():
+        raise ValueError(f"Experimentul cere {ranguri} ranguri, dar pornirea are {dist.get_world_size()}.")
+    valori = [None] * dist.get_world_size()
+    dist.all_gather_object(valori, _pe_procesor(functie(*argumente)))
+    return valori
+
+
+def _apelurile_in_rang(apeluri: dict) -> dict:
+    global ruleaza_pe_ranguri
+    pornirea = ruleaza_pe_ranguri
+    ruleaza_pe_ranguri = _in_rangurile_pornite
+    try:
+        return {nume: apel() for nume, apel in apeluri.items()}
+    finally:
+        ruleaza_pe_ranguri = pornirea
+
+
+def intr_o_singura_pornire(apeluri: dict, *, ranguri: int = 2, limita_s: float = 600.0) -> dict:
+    """Mai multe experimente ale capitolului (de exemplu `functools.partial(masoara_ddp, ...)`), unul
+    după altul, într-o singură pornire a rangurilor: o pornire costă câteva secunde de procesor (două
+    procese noi, importurile, prima compilare), un experiment în plus doar cât lucrează el. Fiecare
+    experiment pornește de la un Dynamo gol, ca într-o pornire a lui. Întoarce `{nume: ce a întors
+    apelul}`. Toate experimentele trebuie să ceară `ranguri` ranguri."""
+    return ruleaza_pe_ranguri(_apelurile_in_rang, dict(apeluri), ranguri=ranguri, limita_s=limita_s)[0]
 
 
 # ---------------------------------------------------------------------------------------------
