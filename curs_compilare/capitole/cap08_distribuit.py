@@ -774,8 +774,9 @@ def _experimente_fsdp(variante, latime, blocuri, pasi, backend):
 def masoara_fsdp_variante(variante: dict | None = None, *, latime: int = 64, blocuri: int = 4, pasi: int = 2,
                           ranguri: int = 2, limita_s: float = 180.0) -> dict[str, list[dict]]:
     """Ca `masoara_fsdp`, pentru mai multe variante (`{nume: {"intrare": ..., "fullgraph": ...}}`,
-    implicit `VARIANTE_FSDP`), toate într-o singură pornire a rangurilor: o pornire costă câteva
-    secunde (procesele noi, importurile, prima compilare), varianta în plus mult mai puțin.
+    implicit `VARIANTE_FSDP`), toate într-o singură pornire a rangurilor: procesele noi, importurile
+    și prima compilare se plătesc o singură dată (pe două nuclee, o pornire cu o compilare mică a
+    costat ~9 s de procesor), fiecare variantă în plus doar cât lucrează ea.
     Întoarce, pentru fiecare variantă, lista rezultatelor rangurilor."""
     variante = dict(VARIANTE_FSDP if variante is None else variante)
     backend = alege_backend(ranguri)
