@@ -11,6 +11,7 @@ import pytest
 import torch
 import torch.distributed as dist
 
+from curs_compilare.capitole import cap08_ranguri
 from curs_compilare.capitole.cap08_ranguri import EroareRanguri, alege_backend, ruleaza_pe_ranguri
 
 pytestmark = pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(),
@@ -176,3 +177,28 @@ def test_dintr_un_script_fara_garda_main(tmp_path):
     iesire = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=mediu)
     assert "REZULTAT [0, 10]" in iesire.stdout, iesire.stdout + iesire.stderr
     assert iesire.stdout.count("scriptul pornește") == 1
+
+
+def test_in_rangurile_pornite_nu_porneste_procese_si_aduna_valorile_rangurilor(monkeypatch):
+    """`rangurile_deja_pornite(modul)`: cât ține blocul, `modul.ruleaza_pe_ranguri` rulează funcția chiar
+    în rangul de față și adună valorile rangurilor (aici, un grup de două ranguri prefăcut), fără niciun
+    proces nou; după bloc (și după o excepție), modulul are din nou pornirea adevărată."""
+    import types
+
+    monkeypatch.setattr(dist, "get_world_size", lambda: 2)
+
+    def aduna(valori, valoare):  # rangul celălalt a întors valoarea lui plus 1
+        valori[:] = [valoare, valoare + 1]
+
+    monkeypatch.setattr(dist, "all_gather_object", aduna)
+    modul = types.SimpleNamespace(ruleaza_pe_ranguri=ruleaza_pe_ranguri)
+    inainte = _copii()
+    with cap08_ranguri.rangurile_deja_pornite(modul):
+        valori = modul.ruleaza_pe_ranguri(lambda x: torch.tensor([x]), 3.0, ranguri=2, limita_s=1, backend="gloo")
+        with pytest.raises(ValueError, match="cere 4 ranguri"):
+            modul.ruleaza_pe_ranguri(lambda: 0, ranguri=4)
+    assert [v.tolist() for v in valori] == [[3.0], [4.0]] and _copii() - inainte == set()
+    assert modul.ruleaza_pe_ranguri is ruleaza_pe_ranguri
+    with pytest.raises(RuntimeError), cap08_ranguri.rangurile_deja_pornite(modul):
+        raise RuntimeError("oprit în bloc")
+    assert modul.ruleaza_pe_ranguri is ruleaza_pe_ranguri

@@ -16,8 +16,11 @@ cod, referința privată a verificării); erorile neprevăzute dintr-un rang, sp
 
 Răspunsurile greșite ale exercițiilor 1 și 3 se judecă în ranguri. Ca testele să nu pornească
 procese noi pentru fiecare răspuns, cele mai multe trec prin corpul verificării (`_corp_1`,
-`_corp_3`) într-o singură pornire; câte un apel întreg al verificării (`exercitiul_1`,
-`exercitiul_3`) acoperă drumul dinspre notebook, cu limita de timp și rangul blocat."""
+`_corp_3`) într-o singură pornire pe exercițiu. În aceeași pornire rulează și apelul întreg al
+verificării cu soluția (`exercitiul_1`, `exercitiul_3`, cu `rangurile_deja_pornite`: verificarea
+lucrează în rangurile pornite deja, cu mesajul ei de la capăt). Pornirea ei adevărată (procese noi,
+limita de timp, rangul blocat) o acoperă `exercitiul_1` cu un rang care se blochează; drumul reușit
+din notebook îl rulează și soluțiile capitolului, sub nbval."""
 
 import copy
 import sys
@@ -29,7 +32,7 @@ import torch.distributed as dist
 import torch.nn as nn
 
 from curs_compilare.capitole import cap08_distribuit as distribuit
-from curs_compilare.capitole.cap08_ranguri import ruleaza_pe_ranguri
+from curs_compilare.capitole.cap08_ranguri import rangurile_deja_pornite, ruleaza_pe_ranguri
 from curs_compilare.cifre import probleme_de_format
 from curs_compilare.exercitii import cap08
 from curs_compilare.exercitii.baza import NESCRIS
@@ -68,28 +71,47 @@ def _respins(rezultat, *cuvinte):
     return rezultat
 
 
-def _verdicte_in_ranguri(corp, raspunsuri: dict, seminta: int = 1234, pe_seminte: dict | None = None) -> dict:
+def _verdicte_in_ranguri(corp, raspunsuri: dict, seminta: int = 1234, pe_seminte: dict | None = None,
+                         intregi: dict | None = None) -> dict:
     """Fiecare răspuns trecut prin `corp` (corpul verificării dintr-un rang), toate într-o singură
     pornire a rangurilor; întoarce, pentru rangul 0, {nume: ("bun", ...) sau ("respins", mesaj)}.
     `pe_seminte` ({nume: (răspuns, semințe)}): răspunsuri judecate pe fiecare dintre semințele lor, în
-    aceeași pornire; verdictul lor e lista verdictelor, în ordinea semințelor."""
+    aceeași pornire; verdictul lor e lista verdictelor, în ordinea semințelor. `intregi` ({nume: apel}):
+    apeluri întregi ale verificării (de exemplu `exercitiul_1(solutie_1)`), cu `CURS_SEMINTA=seminta` în
+    ambele ranguri, în rangurile pornite deja; verdictul lor e (rezultatul e adevărat, mesajul)."""
     def in_rang():
-        import torch._dynamo
-
+        import os
         import warnings
 
-        def judeca(raspuns, seminta_raspunsului):
+        import torch._dynamo
+
+        def curat(apel):
             configuratie = torch._dynamo.config.get_config_copy()
-            verdict = cap08._in_rang(corp, raspuns, seminta_raspunsului, BACKEND)
-            with warnings.catch_warnings():  # opțiunile învechite își spun avertismentul la scriere
-                warnings.simplefilter("ignore")
-                torch._dynamo.config.load_config(configuratie)
-            torch._dynamo.reset()
-            return verdict
+            try:
+                return apel()
+            finally:
+                with warnings.catch_warnings():  # opțiunile învechite își spun avertismentul la scriere
+                    warnings.simplefilter("ignore")
+                    torch._dynamo.config.load_config(configuratie)
+                torch._dynamo.reset()
+
+        def judeca(raspuns, seminta_raspunsului):
+            return curat(lambda: cap08._in_rang(corp, raspuns, seminta_raspunsului, BACKEND))
+
+        def intreg(apel):
+            os.environ["CURS_SEMINTA"] = str(seminta)  # aceleași intrări în ambele ranguri
+            try:
+                with rangurile_deja_pornite(cap08):
+                    rezultat = curat(apel)
+            finally:
+                del os.environ["CURS_SEMINTA"]
+            return bool(rezultat), rezultat.mesaj
 
         verdicte = {nume: judeca(raspuns, seminta) for nume, raspuns in raspunsuri.items()}
         for nume, (raspuns, seminte) in (pe_seminte or {}).items():
             verdicte[nume] = [judeca(raspuns, s) for s in seminte]
+        for nume, apel in (intregi or {}).items():
+            verdicte[nume] = intreg(apel)
         return verdicte
 
     return ruleaza_pe_ranguri(in_rang, ranguri=2, limita_s=300, backend="gloo", arata_iesirea=False)[0]
@@ -229,14 +251,21 @@ def doar_latimea_32(model, backend):  # bun doar pe o mărime
     return fara_nimic_1(model, backend)
 
 
-def test_exercitiul_1_raspunsurile_gresite_si_bune_in_ranguri():
-    verdicte = _verdicte_in_ranguri(cap08._corp_1, {
+@pytest.fixture(scope="module")
+def verdicte_1():
+    """Răspunsurile exercițiului 1 și apelul întreg cu soluția, într-o singură pornire a rangurilor."""
+    return _verdicte_in_ranguri(cap08._corp_1, {
         "solutie": solutie_1, "alternativa": alternativa_1, "fara_nimic": fara_nimic_1, "fara_ddp": fara_ddp_1,
         "alt_backend": alt_backend_1, "momeala": momeala_1, "primul_strat": doar_primul_strat_1, "copie": copie_1,
         "nimic_intors": nimic_intors_1, "cu_eroare": cu_eroare_1, "latimea_32": doar_latimea_32,
     }, pe_seminte={"momeala_no_grad": (momeala_no_grad_1, SEMINTE_RANGURI[:2]),
                    "momeala_in_carlig": (momeala_in_carlig_1, SEMINTE_RANGURI[2:]),
-                   "amestec": (amestec_1, SEMINTE_RANGURI[1:2])})
+                   "amestec": (amestec_1, SEMINTE_RANGURI[1:2])},
+        intregi={"intreg_cu_solutia": lambda: cap08.exercitiul_1(solutie_1)})
+
+
+def test_exercitiul_1_raspunsurile_gresite_si_bune_in_ranguri(verdicte_1):
+    verdicte = verdicte_1
     _acceptate(verdicte, "solutie", "alternativa")
     asteptate = {
         "fara_nimic": ("niciun graf", "nu face nimic", "torch.nn"),
@@ -278,8 +307,11 @@ def blocat_in_rangul_0(model, backend):
     return solutie_1(model, backend)
 
 
-def test_exercitiul_1_intreg_solutia_si_rangul_blocat(monkeypatch):
-    assert cap08.exercitiul_1(solutie_1), "soluția de referință trebuie să treacă"
+def test_exercitiul_1_intreg_solutia_si_rangul_blocat(verdicte_1, monkeypatch):
+    trecut, mesaj = verdicte_1["intreg_cu_solutia"]
+    assert trecut, f"soluția de referință trebuie să treacă: {mesaj}"
+    _format_bun(mesaj)
+    assert "se antrenează sub DDP" in mesaj and "la fiecare pas" in mesaj, mesaj
     monkeypatch.setattr(cap08, "LIMITA_RANGURI_S", 12.0)
     _respins(cap08.exercitiul_1(blocat_in_rangul_0), "operație colectivă")
 
@@ -620,14 +652,21 @@ def momeala_model_in_carlig_3(model, retea, backend):
     return _fragmenteaza(model, retea, backend, compileaza=lambda i: False)
 
 
-def test_exercitiul_3_raspunsurile_gresite_si_bune_in_ranguri():
-    verdicte = _verdicte_in_ranguri(cap08._corp_3, {
+@pytest.fixture(scope="module")
+def verdicte_3():
+    """Răspunsurile exercițiului 3 și apelul întreg cu soluția, într-o singură pornire a rangurilor."""
+    return _verdicte_in_ranguri(cap08._corp_3, {
         "solutie": solutie_3, "primul_eager": primul_eager_3, "recompilare": cu_recompilare_3,
         "fara_radacina": fara_radacina_3, "limita": limita_recompilari_3, "intreg": model_intreg_3,
         "carlig_in_bloc": carlig_in_bloc_3, "doar_primul": doar_primul_3, "fara_compilare": fara_compilare_3,
         "alt_model": alt_model_3,
     }, pe_seminte={"momeala_bloc": (momeala_bloc_in_carlig_3, SEMINTE_RANGURI[:2]),
-                   "momeala_model": (momeala_model_in_carlig_3, SEMINTE_RANGURI[2:])})
+                   "momeala_model": (momeala_model_in_carlig_3, SEMINTE_RANGURI[2:])},
+        intregi={"intreg_cu_solutia": lambda: cap08.exercitiul_3(solutie_3)})
+
+
+def test_exercitiul_3_raspunsurile_gresite_si_bune_in_ranguri(verdicte_3):
+    verdicte = verdicte_3
     _acceptate(verdicte, "solutie", "primul_eager")
     asteptate = {
         "recompilare": ("compilări în loc de una", "requires_grad"),
@@ -645,12 +684,15 @@ def test_exercitiul_3_raspunsurile_gresite_si_bune_in_ranguri():
                             "momeala_model": ("momeală", "modul eager", "model.blocuri")})
 
 
-def test_exercitiul_3_intreg_solutia_si_ciotul():
+def test_exercitiul_3_intreg_solutia_si_ciotul(verdicte_3):
     def pregateste_fsdp(model, retea, backend):
         raise NotImplementedError
 
     assert cap08.exercitiul_3(pregateste_fsdp).mesaj.endswith(NESCRIS)
-    assert cap08.exercitiul_3(solutie_3), "soluția de referință trebuie să treacă"
+    trecut, mesaj = verdicte_3["intreg_cu_solutia"]
+    assert trecut, f"soluția de referință trebuie să treacă: {mesaj}"
+    _format_bun(mesaj)
+    assert "fragmentat cu FSDP2" in mesaj and "o singură compilare" in mesaj, mesaj
 
 
 # ---------------------------------------------------------------------------------------------

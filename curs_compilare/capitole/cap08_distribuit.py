@@ -33,6 +33,7 @@ de secunde pe două nuclee). Pe mai multe GPU-uri, cu NCCL, compilează Inductor
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -41,7 +42,7 @@ import torch.nn as nn
 
 from .. import cifre
 from ..inspectie import goleste_dynamo, motive_recompilare
-from .cap08_ranguri import _pe_procesor, alege_backend, ruleaza_pe_ranguri
+from .cap08_ranguri import alege_backend, rangurile_deja_pornite, ruleaza_pe_ranguri
 
 __all__ = [
     "Bloc",
@@ -798,33 +799,14 @@ def masoara_fsdp(*, intrare: bool = False, fullgraph: bool = False, latime: int 
                                  limita_s=limita_s)["aleasa"]
 
 
-def _in_rangurile_pornite(functie, *argumente, ranguri: int = 2, **_optiuni) -> list:
-    """Locul lui `ruleaza_pe_ranguri` cât rulează `intr_o_singura_pornire`, în fiecare rang: rangurile
-    sunt deja pornite, deci corpul experimentului rulează chiar aici, iar valorile tuturor rangurilor
-    se adună cu `all_gather_object`, în lista pe care ar fi întors-o `ruleaza_pe_ranguri`."""
-    import torch.distributed as dist
-
-    if ranguri != dist.get_world_size():
-        raise ValueError(f"Experimentul cere {ranguri} ranguri, dar pornirea are {dist.get_world_size()}.")
-    valori = [None] * dist.get_world_size()
-    dist.all_gather_object(valori, _pe_procesor(functie(*argumente)))
-    return valori
-
-
 def _apelurile_in_rang(apeluri: dict) -> dict:
-    global ruleaza_pe_ranguri
-    pornirea = ruleaza_pe_ranguri
-    ruleaza_pe_ranguri = _in_rangurile_pornite
-    try:
+    with rangurile_deja_pornite(sys.modules[__name__]):
         return {nume: apel() for nume, apel in apeluri.items()}
-    finally:
-        ruleaza_pe_ranguri = pornirea
 
 
 def intr_o_singura_pornire(apeluri: dict, *, ranguri: int = 2, limita_s: float = 600.0) -> dict:
     """Mai multe experimente ale capitolului (de exemplu `functools.partial(masoara_ddp, ...)`), unul
-    după altul, într-o singură pornire a rangurilor: o pornire costă câteva secunde de procesor (două
-    procese noi, importurile, prima compilare), un experiment în plus doar cât lucrează el. Fiecare
+    după altul, într-o singură pornire a rangurilor (`cap08_ranguri.rangurile_deja_pornite`). Fiecare
     experiment pornește de la un Dynamo gol, ca într-o pornire a lui. Întoarce `{nume: ce a întors
     apelul}`. Toate experimentele trebuie să ceară `ranguri` ranguri."""
     return ruleaza_pe_ranguri(_apelurile_in_rang, dict(apeluri), ranguri=ranguri, limita_s=limita_s)[0]

@@ -30,6 +30,7 @@ Ce face `ruleaza_pe_ranguri(functie, *argumente, ranguri=2)`:
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import importlib
 import io
@@ -45,7 +46,8 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["EroareRanguri", "StareRang", "alege_backend", "ruleaza_pe_ranguri"]
+__all__ = ["EroareRanguri", "StareRang", "alege_backend", "in_rangurile_pornite", "rangurile_deja_pornite",
+           "ruleaza_pe_ranguri"]
 
 
 @dataclass
@@ -299,6 +301,36 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
     if any(s.fel != "gata" for s in ordonate):
         raise EroareRanguri(ordonate)
     return [s.valoare for s in ordonate]
+
+
+def in_rangurile_pornite(functie, *argumente, ranguri: int | None = None, **_optiuni) -> list:
+    """Locul lui `ruleaza_pe_ranguri` într-un rang deja pornit (vezi `rangurile_deja_pornite`): nu
+    pornește alte procese, ci rulează `functie(*argumente)` chiar aici, în fiecare rang, și adună
+    valorile tuturor rangurilor cu `all_gather_object`, în lista pe care ar fi întors-o
+    `ruleaza_pe_ranguri`. Celelalte opțiuni ale pornirii (limita, backend-ul, ieșirea) nu mai au rost."""
+    import torch.distributed as dist
+
+    if ranguri is not None and ranguri != dist.get_world_size():
+        raise ValueError(f"Experimentul cere {ranguri} ranguri, dar pornirea are {dist.get_world_size()}.")
+    valori = [None] * dist.get_world_size()
+    dist.all_gather_object(valori, _pe_procesor(functie(*argumente)))
+    return valori
+
+
+@contextlib.contextmanager
+def rangurile_deja_pornite(*module):
+    """Cât ține blocul, `ruleaza_pe_ranguri` din fiecare modul dat e `in_rangurile_pornite`: funcțiile
+    acelor module, chemate dintr-un rang, lucrează în rangurile deja pornite în loc să pornească altele.
+    Așa încap mai multe experimente (sau verificări) într-o singură pornire: o pornire plătește procesele
+    noi, importurile și prima compilare, un experiment în plus doar cât lucrează el."""
+    originale = [m.ruleaza_pe_ranguri for m in module]
+    try:
+        for modul in module:
+            modul.ruleaza_pe_ranguri = in_rangurile_pornite
+        yield
+    finally:
+        for modul, originala in zip(module, originale):
+            modul.ruleaza_pe_ranguri = originala
 
 
 def main(argv=None) -> None:
