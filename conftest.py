@@ -185,3 +185,13 @@ def cifre_notate(monkeypatch, tmp_path):
         return [json.loads(rand) for rand in fisier.read_text(encoding="utf-8").splitlines()]
 
     return citeste
+
+
+@pytest.fixture(autouse=True)
+def _figurile_testului_inchise():
+    """După fiecare test, figurile matplotlib rămase deschise se închid: altfel se adună în procesul
+    de teste (pyplot le ține minte pe toate) și, de la 21 încolo, matplotlib avertizează la fiecare figură nouă."""
+    yield
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
