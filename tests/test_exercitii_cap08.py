@@ -99,12 +99,16 @@ def _verdicte_in_ranguri(corp, raspunsuri: dict, seminta: int = 1234, pe_seminte
             return curat(lambda: cap08._in_rang(corp, raspuns, seminta_raspunsului, BACKEND))
 
         def intreg(apel):
+            inainte = os.environ.get("CURS_SEMINTA")
             os.environ["CURS_SEMINTA"] = str(seminta)  # aceleași intrări în ambele ranguri
             try:
                 with rangurile_deja_pornite(cap08):
                     rezultat = curat(apel)
             finally:
-                del os.environ["CURS_SEMINTA"]
+                if inainte is None:
+                    del os.environ["CURS_SEMINTA"]
+                else:
+                    os.environ["CURS_SEMINTA"] = inainte
             return bool(rezultat), rezultat.mesaj
 
         verdicte = {nume: judeca(raspuns, seminta) for nume, raspuns in raspunsuri.items()}
