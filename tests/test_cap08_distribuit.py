@@ -39,8 +39,8 @@ BLOCURI_PLASARE = 3  # 3 blocuri în loc de 8, ca testul să fie ieftin
 
 @pytest.fixture(scope="module")
 def din_ranguri():
-    """Experimentele testelor, într-o singură pornire a rangurilor (o pornire costă câteva secunde de
-    procesor): măsurătorile DDP, plasările, reductorul Python și două variante FSDP2."""
+    """Experimentele testelor, într-o singură pornire a rangurilor (procesele noi, importurile și prima
+    compilare se plătesc o singură dată): măsurătorile DDP, plasările, reductorul Python și două variante FSDP2."""
     return distribuit.intr_o_singura_pornire({
         "ddp": functools.partial(
             distribuit.masoara_ddp,

@@ -21,7 +21,7 @@ câte grafuri a compilat Dynamo, câte all-reduce-uri au pornit înainte să se 
   parametri ține fiecare rang, câte compilări și recompilări, cu ce motiv (`masoara_fsdp_variante`:
   mai multe variante într-o singură pornire a rangurilor);
 - `intr_o_singura_pornire` — mai multe dintre experimentele de mai sus într-o singură pornire a
-  rangurilor (fiecare pornire costă câteva secunde);
+  rangurilor (procesele noi, importurile și prima compilare se plătesc o singură dată);
 - `grafuri_prezise` — câte grafuri face DDPOptimizer dintr-o listă de mărimi de straturi (regula
   din `torch/_dynamo/backends/distributed.py`, verificată în teste față de măsurătoare);
 - graficele (`grafic_grafuri_pe_galeata`, `grafic_suprapunere`) și exploratorul găleților.
