@@ -121,4 +121,10 @@ def test_masoara_trapele_si_concluzia(capsys):
     assert "Avertismentul lui Dynamo, pe scurt: Dynamo nu știe să urmărească funcția `zlib.crc32`" in iesire
     assert set(comparatie.masuratori) == {"se rupe", "disable"}
     text = diagnoza.concluzie_trapa(comparatie, grafuri, "se rupe", "disable", "Varianta disable", "cea care se rupe")
-    assert text.startswith("Varianta disable")
+    # Pe timpii măsurați aici, pe o mașină încărcată (testele rulează în paralel), poate decide zgomotul: atunci
+    # concluzia spune asta, cu intervalul; altfel începe cu varianta judecată.
+    assert text.startswith("Varianta disable") or ("Varianta disable" in text and "aici decide zgomotul" in text), text
+    # Pe timpi fixați, cu o diferență clară, verdictul e mereu dat și începe cu varianta judecată.
+    clara = Comparatie({"se rupe": _masuratoare(20), "disable": _masuratoare(10)}, ceas="perete")
+    text = diagnoza.concluzie_trapa(clara, grafuri, "se rupe", "disable", "Varianta disable", "cea care se rupe")
+    assert text.startswith("Varianta disable") and "aici decide zgomotul" not in text, text
