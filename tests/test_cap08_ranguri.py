@@ -20,9 +20,12 @@ pytestmark = pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_avai
 
 def _copii() -> set[int]:
     """Procesele copil în viață ale acestui proces (sub pytest-xdist sunt și altele, de exemplu
-    kernel-urile Jupyter ale notebook-urilor testate în același proces)."""
+    kernel-urile Jupyter ale notebook-urilor testate în același proces), fără procesul ajutor al
+    rangurilor, care rămâne pornit între apeluri (rangurile copiate din el se numără)."""
     psutil = pytest.importorskip("psutil")
-    return {c.pid for c in psutil.Process().children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE}
+    ajutor = cap08_ranguri._AJUTOR.proces.pid if cap08_ranguri._AJUTOR is not None else None
+    return {c.pid for c in psutil.Process().children(recursive=True)
+            if c.status() != psutil.STATUS_ZOMBIE and c.pid != ajutor}
 
 
 @pytest.fixture
@@ -202,3 +205,128 @@ def test_in_rangurile_pornite_nu_porneste_procese_si_aduna_valorile_rangurilor(m
     with pytest.raises(RuntimeError), cap08_ranguri.rangurile_deja_pornite(modul):
         raise RuntimeError("oprit în bloc")
     assert modul.ruleaza_pe_ranguri is ruleaza_pe_ranguri
+
+
+# ---------------------------------------------------------------------------------------------
+# Procesul ajutor: rangurile copiate dintr-un proces cu importurile făcute
+# ---------------------------------------------------------------------------------------------
+
+def _despre_rang():
+    import sys
+
+    return {"pid": os.getpid(), "parinte": os.getppid(), "pytest": os.environ.get("PYTEST_CURRENT_TEST"),
+            "pythonpath": os.environ.get("PYTHONPATH", ""), "dosar": os.getcwd(), "cale": list(sys.path),
+            "dynamo_importat": "torch._dynamo" in sys.modules}
+
+
+def test_rangurile_sunt_copii_ale_ajutorului_refolosit_cu_mediul_si_dosarul_clipei(tmp_path, monkeypatch):
+    """Fără GPU, rangurile sunt copii ale unui singur proces ajutor (importurile lui sunt gata: Dynamo
+    e deja încărcat), refolosit de la o pornire la alta; fiecare rang vede mediul, dosarul curent și
+    `sys.path` din clipa pornirii, iar `PYTHONPATH` ca un rang pornit drept interpretor nou."""
+    if cap08_ranguri._ajutorul("gloo") is None:
+        pytest.skip("pe această mașină rangurile pornesc ca interpretoare noi (GPU sau fără fork)")
+    ajutor = cap08_ranguri._AJUTOR.proces.pid
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path / "module_mele"))
+    prima = ruleaza_pe_ranguri(_despre_rang, ranguri=2, backend="gloo", limita_s=90)
+    assert {r["parinte"] for r in prima} == {ajutor} and len({r["pid"] for r in prima}) == 2
+    assert all(r["dosar"] == str(tmp_path) and r["dynamo_importat"] for r in prima)
+    assert all(str(tmp_path / "module_mele") in r["cale"] for r in prima)
+    assert all(str(tmp_path / "module_mele") in r["pythonpath"].split(os.pathsep) for r in prima)
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "alt test")  # nu contează pentru ajutor, dar rangul o vede
+    a_doua = ruleaza_pe_ranguri(_despre_rang, ranguri=2, backend="gloo", limita_s=90)
+    assert {r["parinte"] for r in a_doua} == {ajutor}  # același ajutor, ranguri noi
+    assert not {r["pid"] for r in a_doua} & {r["pid"] for r in prima}
+    assert all(r["pytest"] == "alt test" for r in a_doua)
+
+
+class _AjutorPrefacut:
+    """Locul lui `_Ajutor` în testul de mai jos: nu pornește niciun proces."""
+
+    def __init__(self, mediu):
+        self.mediu, self.oprit, self.mort = mediu, False, False
+
+    def viu(self):
+        return not self.mort
+
+    def opreste(self):
+        self.oprit = True
+
+
+def test_ajutorul_e_refolosit_inlocuit_sau_ocolit(monkeypatch):
+    """Când e refolosit ajutorul, când e înlocuit (mediul schimbat, ajutorul oprit din afară) și
+    când rangurile pornesc ca interpretoare noi (NCCL, GPU, alt sistem, variabila de mediu)."""
+    monkeypatch.setattr(cap08_ranguri, "_Ajutor", _AjutorPrefacut)
+    monkeypatch.setattr(cap08_ranguri, "_AJUTOR", None)
+    monkeypatch.delenv(cap08_ranguri.VARIABILA_FARA_AJUTOR, raising=False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    primul = cap08_ranguri._ajutorul("gloo")
+    assert isinstance(primul, _AjutorPrefacut) and cap08_ranguri._ajutorul("gloo") is primul
+    for variabila in ("PYTEST_CURRENT_TEST", "PYTHONPATH"):
+        monkeypatch.setenv(variabila, "altceva")
+        assert cap08_ranguri._ajutorul("gloo") is primul
+    monkeypatch.setenv("CURS_TEST_AJUTOR", "alt mediu")
+    al_doilea = cap08_ranguri._ajutorul("gloo")
+    assert al_doilea is not primul and primul.oprit and al_doilea.mediu["CURS_TEST_AJUTOR"] == "alt mediu"
+    al_doilea.mort = True
+    al_treilea = cap08_ranguri._ajutorul("gloo")
+    assert al_treilea is not al_doilea and cap08_ranguri._ajutorul("gloo") is al_treilea
+    assert cap08_ranguri._ajutorul("nccl") is None
+    monkeypatch.setenv(cap08_ranguri.VARIABILA_FARA_AJUTOR, "1")
+    assert cap08_ranguri._ajutorul("gloo") is None
+    monkeypatch.delenv(cap08_ranguri.VARIABILA_FARA_AJUTOR)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert cap08_ranguri._ajutorul("gloo") is None
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(cap08_ranguri.sys, "platform", "darwin")
+    assert cap08_ranguri._ajutorul("gloo") is None
+
+
+def test_cand_ajutorul_nu_raspunde_rangurile_pornesc_ca_interpretoare_noi(monkeypatch):
+    """Un ajutor care nu răspunde e oprit, iar rangurile pornesc ca procese noi, copii ale
+    notebook-ului, în care Dynamo nu e încă importat; rezultatul e același."""
+    if cap08_ranguri._ajutorul("gloo") is None:
+        pytest.skip("pe această mașină rangurile pornesc ca interpretoare noi (GPU sau fără fork)")
+
+    def nu_raspunde(self, *argumente):
+        raise RuntimeError("procesul ajutor nu a răspuns")
+
+    monkeypatch.setattr(cap08_ranguri._Ajutor, "porneste", nu_raspunde)
+    ajutor = cap08_ranguri._AJUTOR
+    rezultate = ruleaza_pe_ranguri(_despre_rang, ranguri=2, backend="gloo", limita_s=90)
+    assert [r["parinte"] for r in rezultate] == [os.getpid()] * 2
+    assert not any(r["dynamo_importat"] for r in rezultate)
+    assert not ajutor.viu() and cap08_ranguri._AJUTOR is None  # oprit, nu lăsat în urmă
+
+
+def test_ajutorul_iese_cand_notebook_ul_il_lasa_si_isi_opreste_rangurile(tmp_path):
+    """Când intrarea ajutorului se închide (procesul care l-a pornit s-a oprit), ajutorul își oprește
+    rangurile încă în viață și iese; codul de ieșire al rangului oprit ajunge în fișierul lui."""
+    ajutor = cap08_ranguri._Ajutor(cap08_ranguri._mediul_pentru_ajutor())
+    try:
+        functie = cap08_ranguri._serializeaza((time.sleep, (300,)))
+        (tmp_path / "functie.pkl").write_bytes(functie)
+        # un rang dintr-o lume de 2, al cărui partener nu vine niciodată: rămâne în init_process_group
+        adresa = f"tcp://127.0.0.1:{cap08_ranguri._port_liber()}"
+        rang = ajutor.porneste(["0", "2", adresa, "gloo", str(tmp_path), "300", "1"], tmp_path / "iesire_0.txt",
+                               tmp_path / "cod_0.txt", dict(os.environ))
+        time.sleep(0.5)
+        assert rang.poll() is None
+    finally:
+        ajutor.opreste()
+    assert not ajutor.viu()
+    assert rang.wait(timeout=10) == -9
+
+
+def test_rangul_al_carui_ajutor_s_a_oprit_nu_asteapta_pana_la_limita(tmp_path):
+    """Un rang copiat din ajutor, care s-a terminat după ce ajutorul s-a oprit (nimeni nu i-a mai scris
+    codul de ieșire), e văzut terminat, cu un cod necunoscut, în loc să pară blocat până la limită."""
+    import subprocess
+
+    dormitor = subprocess.Popen(["sleep", "0.2"])
+    rang = cap08_ranguri._RangDinAjutor(dormitor.pid, tmp_path / "cod_0.txt")
+    assert rang.poll() is None
+    dormitor.wait()  # procesul nu mai există, iar codul lui nu l-a scris nimeni
+    assert rang.wait(timeout=5) == cap08_ranguri.COD_NECUNOSCUT
+    (tmp_path / "cod_1.txt").write_text("3")
+    assert cap08_ranguri._RangDinAjutor(dormitor.pid, tmp_path / "cod_1.txt").poll() == 3

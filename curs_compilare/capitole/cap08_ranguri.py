@@ -3,15 +3,26 @@ ca sub `torchrun`, iar notebook-ul primește înapoi ce a întors fiecare rang.
 
 De ce e nevoie de o unealtă. Antrenarea pe mai multe GPU-uri rulează câte un proces pe GPU
 (un **rang**, *rank*); procesele vorbesc între ele prin `torch.distributed` (gloo pe procesor, NCCL pe
-GPU-uri). Un notebook e însă un singur proces. Rangurile pornesc ca interpretoare Python noi (ca
-metoda `spawn` a lui `multiprocessing`; `fork` ar copia și starea CUDA a notebook-ului, care nu
-se poate folosi într-un proces copil). Un proces nou nu vede ce ai definit în notebook: o funcție
+GPU-uri). Un notebook e însă un singur proces. Rangurile nu sunt copii ale notebook-ului: `fork`
+i-ar copia și starea CUDA, care nu se poate folosi într-un proces copil. Pornesc ca interpretoare
+Python noi (ca metoda `spawn` a lui `multiprocessing`) sau, pe procesor, ca copii ale unui proces
+ajutor curat (mai jos). Un proces nou nu vede ce ai definit în notebook: o funcție
 se trimite de obicei prin referință (după modul și nume), iar modulul unei celule e `__main__`-ul kernel-ului
 Jupyter, pe care alt proces nu-l poate importa. De aceea `ruleaza_pe_ranguri` trimite funcția
 **prin valoare**, cu `cloudpickle` (codul ei, plus funcțiile, clasele și valorile din notebook pe
 care le folosește), iar fiecare rang pornește cu `python -m curs_compilare.capitole.cap08_ranguri`,
 un modul importabil al cursului, care o primește. Așa merge la fel dintr-un notebook, dintr-un
 script (fără `if __name__ == "__main__":`, de care `multiprocessing` ar avea nevoie) și din teste.
+
+Pe Linux, pe o mașină fără GPU CUDA, rangurile nu mai plătesc importurile la fiecare pornire:
+prima pornire lansează, tot cu `python -m curs_compilare.capitole.cap08_ranguri`, un **proces ajutor** care
+importă o dată torch, `torch.distributed`, Dynamo și Inductor, apoi nu face nimic altceva decât să
+aștepte cereri. Fiecare rang e o copie a lui (`os.fork`), cu importurile deja făcute; copia își
+ia mediul, dosarul curent și `sys.path` de la notebook în clipa pornirii. Fără GPU nu există stare
+CUDA de copiat, iar ajutorul nu pornește fire de execuție, deci copierea e sigură. Ajutorul se
+oprește odată cu procesul care l-a pornit, iar când mediul (`os.environ`) s-a schimbat de la
+pornirea lui, e înlocuit cu unul nou. Pe GPU-uri, și dacă ajutorul nu pornește, rangurile pornesc
+ca interpretoare noi. `CURS_RANGURI_FARA_AJUTOR=1` îl oprește.
 
 Ce face `ruleaza_pe_ranguri(functie, *argumente, ranguri=2)`:
 
@@ -35,7 +46,10 @@ import datetime as dt
 import importlib
 import io
 import os
+import json
 import pickle
+import select
+import signal
 import socket
 import subprocess
 import sys
@@ -211,6 +225,229 @@ def _citeste_rezultatul(cale: Path):
         return ("eroare", "EroareLaCitire", f"rezultatul rangului nu s-a putut citi: {e}", "")
 
 
+#: Variabila de mediu care oprește procesul ajutor (rangurile pornesc atunci ca interpretoare noi).
+VARIABILA_FARA_AJUTOR = "CURS_RANGURI_FARA_AJUTOR"
+#: Ce importă ajutorul o dată, ca rangurile copiate din el să nu le mai importe.
+_IMPORTURI_AJUTOR = ("cloudpickle", "torch", "torch.distributed", "torch._dynamo", "torch._inductor.compile_fx",
+                     "curs_compilare.capitole.cap08_distribuit")
+#: Variabile de mediu care se schimbă fără să conteze pentru ajutor: pytest o schimbă pe prima la
+#: fiecare test, iar a doua o primește ajutorul din `sys.path` (rangurile o primesc la pornire).
+_MEDIU_NEIMPORTANT = ("PYTEST_CURRENT_TEST", "PYTHONPATH")
+#: Cât așteaptă notebook-ul răspunsul ajutorului (prima cerere așteaptă și importurile lui).
+_ASTEPTARE_AJUTOR_S = 120.0
+
+
+#: Codul de ieșire al unui rang copiat din ajutor, când ajutorul s-a oprit înaintea lui.
+COD_NECUNOSCUT = -1
+
+
+def _exista_procesul(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class _RangDinAjutor:
+    """Un rang copiat din procesul ajutor, cu metodele lui `subprocess.Popen` de care are nevoie
+    `ruleaza_pe_ranguri`. Nu e copilul notebook-ului, ci al ajutorului, care îl culege când se
+    termină și îi scrie codul de ieșire în `fisier_cod`."""
+
+    def __init__(self, pid: int, fisier_cod: Path):
+        self.pid = pid
+        self._fisier_cod = fisier_cod
+        self.returncode = None
+
+    def poll(self):
+        if self.returncode is None:
+            try:
+                text = self._fisier_cod.read_text().strip()
+            except OSError:
+                text = ""
+            if text:
+                self.returncode = int(text)
+            elif not _exista_procesul(self.pid):
+                # Ajutorul s-a oprit înaintea rangului, deci nimeni nu i-a scris codul de ieșire.
+                self.returncode = COD_NECUNOSCUT
+        return self.returncode
+
+    def kill(self):
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self.pid, signal.SIGKILL)
+
+    def wait(self, timeout=None):
+        termen = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if termen is not None and time.monotonic() > termen:
+                raise subprocess.TimeoutExpired(f"rangul {self.pid}", timeout)
+            time.sleep(0.02)
+        return self.returncode
+
+
+class _Ajutor:
+    """Procesul ajutor, văzut din notebook: îl pornește, îi trimite cereri (câte un rând JSON) și îi
+    citește răspunsurile (pid-ul rangului copiat)."""
+
+    def __init__(self, mediu: dict):
+        self.mediu = mediu
+        # Ca rangurile pornite drept interpretoare noi, ajutorul vede căile notebook-ului.
+        cai = os.pathsep.join(dict.fromkeys(c or os.getcwd() for c in sys.path))
+        self.proces = subprocess.Popen(
+            [sys.executable, "-u", "-m", __name__, "--ajutor"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, env={**mediu, "PYTHONPATH": cai}, start_new_session=True)
+
+    def viu(self) -> bool:
+        return self.proces.poll() is None
+
+    def porneste(self, argumente: list[str], iesire: Path, fisier_cod: Path, mediu: dict) -> _RangDinAjutor:
+        """Un rang nou, copiat din ajutor, cu `mediu` drept `os.environ`."""
+        cerere = {"argumente": argumente, "iesire": str(iesire), "cod": str(fisier_cod), "mediu": mediu,
+                  "dosar_curent": os.getcwd(), "cai": [c or os.getcwd() for c in sys.path]}
+        self.proces.stdin.write((json.dumps(cerere) + "\n").encode())
+        self.proces.stdin.flush()
+        gata, _, _ = select.select([self.proces.stdout], [], [], _ASTEPTARE_AJUTOR_S)
+        rand = self.proces.stdout.readline() if gata else b""
+        if not rand:
+            raise RuntimeError("procesul ajutor nu a răspuns")
+        return _RangDinAjutor(int(json.loads(rand)["pid"]), fisier_cod)
+
+    def opreste(self) -> None:
+        with contextlib.suppress(Exception):
+            self.proces.stdin.close()  # ajutorul își oprește rangurile rămase și iese
+        with contextlib.suppress(Exception):
+            self.proces.wait(timeout=5)
+        if self.proces.poll() is None:
+            self.proces.kill()
+            self.proces.wait()
+
+
+_AJUTOR: _Ajutor | None = None
+
+
+def _mediul_pentru_ajutor() -> dict:
+    return {k: v for k, v in os.environ.items() if k not in _MEDIU_NEIMPORTANT}
+
+
+def _ajutorul(backend: str) -> _Ajutor | None:
+    """Ajutorul viu al acestui proces (pornit acum, dacă nu există sau dacă mediul s-a schimbat
+    de la pornirea lui), ori None când rangurile trebuie să pornească drept interpretoare noi:
+    backend-ul NCCL, un GPU CUDA vizibil, alt sistem decât Linux (pe macOS, o copie a unui proces
+    care a încărcat bibliotecile sistemului nu e sigură) sau `CURS_RANGURI_FARA_AJUTOR=1`."""
+    global _AJUTOR
+    import torch
+
+    if (backend != "gloo" or os.environ.get(VARIABILA_FARA_AJUTOR) == "1" or not sys.platform.startswith("linux")
+            or torch.cuda.is_available()):
+        return None
+    mediu = _mediul_pentru_ajutor()
+    if _AJUTOR is not None and (not _AJUTOR.viu() or _AJUTOR.mediu != mediu):
+        _AJUTOR.opreste()
+        _AJUTOR = None
+    if _AJUTOR is None:
+        _AJUTOR = _Ajutor(mediu)
+    return _AJUTOR
+
+
+def _porneste_rangul(ajutor: _Ajutor | None, argumente: list[str], iesire, dosar: Path, rang: int, mediu: dict):
+    """Pornește un rang: copiat din ajutor, dacă există și răspunde; altfel, ca interpretor nou."""
+    global _AJUTOR
+    if ajutor is not None:
+        try:
+            return ajutor.porneste(argumente, Path(iesire.name), dosar / f"cod_{rang}.txt", mediu)
+        except (OSError, RuntimeError, ValueError, KeyError):
+            ajutor.opreste()
+            if _AJUTOR is ajutor:
+                _AJUTOR = None
+    return subprocess.Popen([sys.executable, "-u", "-m", __name__, *argumente],
+                            stdin=subprocess.DEVNULL, stdout=iesire, stderr=subprocess.STDOUT, env=mediu)
+
+
+def _rang_copiat(cerere: dict) -> None:
+    """Corpul unui rang copiat din ajutor (după `os.fork`): ieșirea în fișierul rangului, mediul,
+    dosarul curent și căile notebook-ului, apoi `_lucrator`. Nu se întoarce niciodată."""
+    cod = 1
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        fisier = os.open(cerere["iesire"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        os.dup2(fisier, 1)
+        os.dup2(fisier, 2)
+        os.close(fisier)
+        nul = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(nul, 0)
+        os.close(nul)
+        sys.stdin = open(0, closefd=False)
+        sys.stdout = io.TextIOWrapper(open(1, "wb", buffering=0, closefd=False), encoding="utf-8",
+                                      errors="backslashreplace", write_through=True)
+        sys.stderr = io.TextIOWrapper(open(2, "wb", buffering=0, closefd=False), encoding="utf-8",
+                                      errors="backslashreplace", write_through=True)
+        os.environ.clear()
+        os.environ.update(cerere["mediu"])
+        os.chdir(cerere["dosar_curent"])
+        sys.path[:] = list(dict.fromkeys(cerere["cai"] + sys.path))
+        sys.argv[1:] = cerere["argumente"]  # ca în rangul pornit drept interpretor nou
+        rang, lume, adresa, backend, dosar, limita_s, fire = cerere["argumente"][:7]
+        _lucrator(int(rang), int(lume), adresa, backend, dosar, float(limita_s), int(fire))
+        cod = 0
+    except BaseException:  # noqa: BLE001 — rangul nu are unde să arunce: spune și iese
+        with contextlib.suppress(Exception):
+            traceback.print_exc()
+    finally:
+        os._exit(cod)
+
+
+def _ajutor_main() -> None:
+    """Bucla procesului ajutor: importurile o dată, apoi, pentru fiecare cerere (un rând JSON pe
+    intrare), un rang copiat cu `os.fork`, al cărui pid îl scrie la ieșire. Își culege rangurile
+    terminate și le scrie codul de ieșire. Când intrarea se închide (notebook-ul s-a oprit), își
+    oprește rangurile rămase și iese."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # întreruperea din Jupyter o primește notebook-ul
+    for nume in _IMPORTURI_AJUTOR:
+        with contextlib.suppress(Exception):
+            importlib.import_module(nume)
+    intrare = sys.stdin.buffer
+    rangurile: dict[int, str] = {}
+
+    def culege():
+        while rangurile:
+            try:
+                pid, stare = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            cale = rangurile.pop(pid, None)
+            if cale is not None:
+                with contextlib.suppress(OSError):
+                    _scrie_atomic(Path(cale), str(os.waitstatus_to_exitcode(stare)).encode())
+
+    while True:
+        # Cu ranguri în viață, se uită des după cele terminate; altfel doarme până la cererea următoare.
+        gata, _, _ = select.select([intrare], [], [], 0.05 if rangurile else None)
+        if gata:
+            rand = intrare.readline()
+            if not rand:
+                break
+            cerere = json.loads(rand)
+            pid = os.fork()
+            if pid == 0:
+                _rang_copiat(cerere)
+            rangurile[pid] = cerere["cod"]
+            sys.stdout.write(json.dumps({"pid": pid}) + "\n")
+            sys.stdout.flush()
+        culege()
+    for pid in rangurile:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    for pid, cale in rangurile.items():
+        with contextlib.suppress(ChildProcessError, OSError):
+            _, stare = os.waitpid(pid, 0)
+            _scrie_atomic(Path(cale), str(os.waitstatus_to_exitcode(stare)).encode())
+
+
 def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 120.0,
                        gratie_s: float = 10.0, backend: str | None = None,
                        arata_iesirea: bool = True) -> list:
@@ -242,13 +479,12 @@ def ruleaza_pe_ranguri(functie, *argumente, ranguri: int = 2, limita_s: float = 
         (Path(dosar) / "functie.pkl").write_bytes(functie_serializata)
         fisiere = [open(Path(dosar) / f"iesire_{rang}.txt", "wb") for rang in range(ranguri)]
         procese = []
+        ajutor = _ajutorul(backend)
         start = time.monotonic()
         try:
             for rang in range(ranguri):
-                procese.append(subprocess.Popen(
-                    [sys.executable, "-u", "-m", __name__, str(rang), str(ranguri), adresa, backend, dosar,
-                     str(limita_s), str(fire)],
-                    stdin=subprocess.DEVNULL, stdout=fisiere[rang], stderr=subprocess.STDOUT, env=mediu))
+                argumente_rang = [str(rang), str(ranguri), adresa, backend, dosar, str(limita_s), str(fire)]
+                procese.append(_porneste_rangul(ajutor, argumente_rang, fisiere[rang], Path(dosar), rang, mediu))
             stari: dict[int, StareRang] = {}
             prima_eroare = None
             while len(stari) < ranguri:
@@ -336,7 +572,11 @@ def rangurile_deja_pornite(*module):
 def main(argv=None) -> None:
     """Intrarea unui rang: `python -m curs_compilare.capitole.cap08_ranguri RANG LUME ADRESA
     BACKEND DOSAR LIMITA_S FIRE` (o pornește `ruleaza_pe_ranguri`, nu un om)."""
-    rang, lume, adresa, backend, dosar, limita_s, fire = (argv or sys.argv[1:])[:7]
+    argumente = argv or sys.argv[1:]
+    if argumente[:1] == ["--ajutor"]:
+        _ajutor_main()
+        return
+    rang, lume, adresa, backend, dosar, limita_s, fire = argumente[:7]
     _lucrator(int(rang), int(lume), adresa, backend, dosar, float(limita_s), int(fire))
 
 
