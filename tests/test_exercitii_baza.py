@@ -143,6 +143,38 @@ def test_limita_totala_a_verificarii():
     assert time.perf_counter() - inceput < 2.0
 
 
+def _intreruperea_invelita_de_biblioteca(pana_la_expirare: bool):
+    """Ca torch, când întreruperea cade în codul lui C++: o prinde și aruncă altă excepție, cu textul ei.
+    Fără expirare, aceeași excepție apare din alt motiv."""
+    try:
+        if pana_la_expirare:
+            _bucla_simpla()
+    except baza.TimpDepasit as intrerupere:
+        raise TypeError(f"empty(): argument 'size' failed to unpack the object ({intrerupere})") from None
+    raise TypeError("empty(): argument 'size' must be tuple of ints")
+
+
+def test_intreruperea_invelita_de_o_biblioteca_e_tot_timp_depasit():
+    """O întrerupere pe care o bibliotecă o transformă în altă excepție (sau pe care verificarea a
+    explicat-o deja ca greșeală a cursantului) ajunge la cursant ca timp depășit; aceeași excepție,
+    fără ca limita să fi expirat, rămâne ce era."""
+    r = baza.verificare("T", lambda: _intreruperea_invelita_de_biblioteca(True), limita_s=0.3)
+    assert not r and "Verificarea a depășit" in r.mesaj and "TypeError" not in r.mesaj, r.mesaj
+
+    def explicata_ca_greseala():
+        try:
+            _intreruperea_invelita_de_biblioteca(True)
+        except TypeError as eroare:
+            raise baza.GresealaCursant(f"Funcția ta n-a putut rula: {eroare}") from None
+
+    r = baza.verificare("T", explicata_ca_greseala, limita_s=0.3)
+    assert not r and "Verificarea a depășit" in r.mesaj, r.mesaj
+    r = _mesaj(lambda: baza.apeleaza(_intreruperea_invelita_de_biblioteca, True, limita_s=0.3))
+    assert not r and "n-a terminat" in r.mesaj and torch.is_grad_enabled(), r.mesaj
+    r = baza.verificare("T", lambda: _intreruperea_invelita_de_biblioteca(False), limita_s=5)
+    assert not r and "TypeError" in r.mesaj and "depășit" not in r.mesaj, r.mesaj
+
+
 def test_limita_restabileste_modul_gradientului():
     def opreste_gradientul_si_blocheaza():
         torch.set_grad_enabled(False)

@@ -579,6 +579,18 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
             # e al limitei dinăuntru, nu al acesteia, care nu expirase.
             raise GresealaCursant(_mesaj_timp(al_cui)) from None
         raise GresealaCursant(mesaj or _mesaj_timp(termen)) from None
+    except Exception:
+        if not (termen.declansari and termen.final <= time.perf_counter()):
+            raise
+        # Întreruperea acestei limite a fost aruncată, dar a ieșit din bloc sub altă formă: căzută
+        # în codul C++ al lui torch (de exemplu în urmărirea cu tensori *fake* a lui Dynamo), ea
+        # devine un TypeError sau un RuntimeError care îi poartă doar textul, iar o verificare poate
+        # s-o fi explicat deja ca greșeală a cursantului. Cauza e tot timpul depășit.
+        torch.set_grad_enabled(gradient)
+        _restaureaza_configuratia(configuratie)
+        if primul:
+            repara_limbajul_triton()
+        raise GresealaCursant(mesaj or _mesaj_timp(termen)) from None
     finally:
         _termene.remove(termen)
         for cadru in termen.cadre_urmarite:
