@@ -104,7 +104,10 @@ def test_o_rulare_adevarata_pe_notebookuri_mici(tmp_path, monkeypatch, paralel):
     deodată, în procese separate (rândurile rămân în ordinea dată)."""
     monkeypatch.delenv(VARIABILA_PROFIL, raising=False)
     celule = {
-        "bun.ipynb": "import os\nassert os.environ['CURS_PROFIL'] == 'rapid'\nprint('gata')",
+        # pe Linux, kernel-ul ascultă pe socluri Unix: porturile TCP alese la pornire se puteau ciocni
+        "bun.ipynb": ("import os\nassert os.environ['CURS_PROFIL'] == 'rapid'\n"
+                      "from ipykernel.kernelapp import IPKernelApp\n"
+                      "assert os.name != 'posix' or IPKernelApp.instance().transport == 'ipc'\nprint('gata')"),
         "rau.ipynb": "raise ValueError('intenționat')",
         "lent.ipynb": "import time\ntime.sleep(120)",
     }

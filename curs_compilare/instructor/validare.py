@@ -419,6 +419,24 @@ def _scoate_celulele_de_memorie(nb) -> float | None:
     return maxim
 
 
+def _legatura_kernelului():
+    """Configurația prin care `executa_notebook` vorbește cu kernel-ul și dosarul ei (sau None).
+    Pe Linux și macOS, kernel-ul ascultă pe socluri Unix (`transport="ipc"`), într-un dosar nou
+    pentru fiecare notebook, nu pe porturi TCP: porturile le alege procesul care pornește kernel-ul,
+    iar kernel-ul le deschide abia după ce pornește, așa că, atunci când mai multe notebook-uri
+    pornesc deodată (`verificare_rapida --paralel`, valurile profilului Colab), altcineva putea
+    ocupa între timp un port ales („Address already in use”), iar notebook-ul pica fără vina lui."""
+    from traitlets.config import Config
+
+    config = Config()
+    if os.name != "posix":
+        return config, None
+    dosar = tempfile.mkdtemp(prefix="kernel_")
+    config.KernelManager.transport = "ipc"
+    config.KernelManager.ip = os.path.join(dosar, "k")
+    return config, dosar
+
+
 def executa_notebook(
     cale: Path,
     dosar_executate: Path,
@@ -459,11 +477,13 @@ def executa_notebook(
     os.close(fd)
     os.environ[VARIABILA_FISIER] = fisier_cifre
     timeout_celula = int(min(limita_celula, limita_notebook)) if limita_notebook else limita_celula
+    config, dosar_socluri = _legatura_kernelului()
     client = NotebookClient(
         nb,
         timeout=max(1, timeout_celula),
         kernel_name="python3",
         resources={"metadata": {"path": str(cale.parent)}},
+        config=config,
     )
     memorie = _MemorieGPU().porneste()
     memorie_ram = MemorieGazda().porneste()
@@ -510,6 +530,8 @@ def executa_notebook(
     durata = time.perf_counter() - start
     gata.set()
     fir_paznic.join(timeout=5)
+    if dosar_socluri is not None:
+        shutil.rmtree(dosar_socluri, ignore_errors=True)
     memorie.opreste()
     memorie_ram.opreste()
     if depasit.is_set():
