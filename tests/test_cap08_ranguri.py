@@ -174,12 +174,22 @@ def test_dintr_un_script_fara_garda_main(tmp_path):
         def rang():
             return dist.get_rank() * 10
         print("REZULTAT", ruleaza_pe_ranguri(rang, ranguri=2, backend="gloo", limita_s=90, arata_iesirea=False))
+        from curs_compilare.capitole import cap08_ranguri
+        print("AJUTOR", cap08_ranguri._AJUTOR.proces.pid if cap08_ranguri._AJUTOR else None)
     """))
     radacina = os.path.dirname(os.path.dirname(os.path.abspath(cap08_ranguri.__file__)))
     mediu = {**os.environ, "PYTHONPATH": os.path.dirname(radacina)}
-    iesire = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=mediu)
+    # -X dev: avertismentele despre procese și fișiere lăsate deschise la ieșire se văd
+    iesire = subprocess.run([sys.executable, "-X", "dev", str(script)], capture_output=True, text=True, timeout=120,
+                            env=mediu)
     assert "REZULTAT [0, 10]" in iesire.stdout, iesire.stdout + iesire.stderr
     assert iesire.stdout.count("scriptul pornește") == 1
+    # Ajutorul rangurilor (dacă a existat) s-a oprit odată cu scriptul, fără resurse lăsate deschise.
+    assert "ResourceWarning" not in iesire.stderr, iesire.stderr[-2000:]
+    ajutor = iesire.stdout.split("AJUTOR")[1].split()[0]
+    if ajutor != "None":
+        psutil = pytest.importorskip("psutil")
+        assert not psutil.pid_exists(int(ajutor)) or psutil.Process(int(ajutor)).status() == psutil.STATUS_ZOMBIE
 
 
 def test_in_rangurile_pornite_nu_porneste_procese_si_aduna_valorile_rangurilor(monkeypatch):
@@ -319,14 +329,19 @@ def test_ajutorul_iese_cand_notebook_ul_il_lasa_si_isi_opreste_rangurile(tmp_pat
 
 
 def test_rangul_al_carui_ajutor_s_a_oprit_nu_asteapta_pana_la_limita(tmp_path):
-    """Un rang copiat din ajutor, care s-a terminat după ce ajutorul s-a oprit (nimeni nu i-a mai scris
-    codul de ieșire), e văzut terminat, cu un cod necunoscut, în loc să pară blocat până la limită."""
+    """Un rang copiat din ajutor, terminat după ce ajutorul s-a oprit (nimeni nu-i mai scrie codul de
+    ieșire), e văzut terminat, cu un cod necunoscut, în loc să pară blocat până la limită. Cât
+    ajutorul trăiește, un rang dispărut fără cod scris încă (cules, dar cu codul nescris) nu e terminat."""
     import subprocess
+    import types
 
     dormitor = subprocess.Popen(["sleep", "0.2"])
-    rang = cap08_ranguri._RangDinAjutor(dormitor.pid, tmp_path / "cod_0.txt")
+    ajutor = types.SimpleNamespace(viu=lambda: False)
+    rang = cap08_ranguri._RangDinAjutor(dormitor.pid, tmp_path / "cod_0.txt", ajutor)
     assert rang.poll() is None
     dormitor.wait()  # procesul nu mai există, iar codul lui nu l-a scris nimeni
+    viu = cap08_ranguri._RangDinAjutor(dormitor.pid, tmp_path / "cod_0.txt", types.SimpleNamespace(viu=lambda: True))
+    assert viu.poll() is None
     assert rang.wait(timeout=5) == cap08_ranguri.COD_NECUNOSCUT
     (tmp_path / "cod_1.txt").write_text("3")
-    assert cap08_ranguri._RangDinAjutor(dormitor.pid, tmp_path / "cod_1.txt").poll() == 3
+    assert cap08_ranguri._RangDinAjutor(dormitor.pid, tmp_path / "cod_1.txt", ajutor).poll() == 3

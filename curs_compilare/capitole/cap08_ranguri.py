@@ -41,6 +41,7 @@ Ce face `ruleaza_pe_ranguri(functie, *argumente, ranguri=2)`:
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import datetime as dt
 import importlib
@@ -256,22 +257,27 @@ class _RangDinAjutor:
     `ruleaza_pe_ranguri`. Nu e copilul notebook-ului, ci al ajutorului, care îl culege când se
     termină și îi scrie codul de ieșire în `fisier_cod`."""
 
-    def __init__(self, pid: int, fisier_cod: Path):
+    def __init__(self, pid: int, fisier_cod: Path, ajutor: "_Ajutor"):
         self.pid = pid
         self._fisier_cod = fisier_cod
+        self._ajutor = ajutor
         self.returncode = None
+
+    def _codul_scris(self) -> int | None:
+        try:
+            text = self._fisier_cod.read_text().strip()
+        except OSError:
+            return None
+        return int(text) if text else None
 
     def poll(self):
         if self.returncode is None:
-            try:
-                text = self._fisier_cod.read_text().strip()
-            except OSError:
-                text = ""
-            if text:
-                self.returncode = int(text)
-            elif not _exista_procesul(self.pid):
-                # Ajutorul s-a oprit înaintea rangului, deci nimeni nu i-a scris codul de ieșire.
-                self.returncode = COD_NECUNOSCUT
+            self.returncode = self._codul_scris()
+            if self.returncode is None and not self._ajutor.viu() and not _exista_procesul(self.pid):
+                # Ajutorul s-a oprit înaintea rangului, deci nimeni nu-i mai scrie codul de ieșire.
+                # (Cât ajutorul trăiește, un rang cules, dar cu codul încă nescris, nu e încă terminat.)
+                cod = self._codul_scris()
+                self.returncode = COD_NECUNOSCUT if cod is None else cod
         return self.returncode
 
     def kill(self):
@@ -313,7 +319,7 @@ class _Ajutor:
         rand = self.proces.stdout.readline() if gata else b""
         if not rand:
             raise RuntimeError("procesul ajutor nu a răspuns")
-        return _RangDinAjutor(int(json.loads(rand)["pid"]), fisier_cod)
+        return _RangDinAjutor(int(json.loads(rand)["pid"]), fisier_cod, self)
 
     def opreste(self) -> None:
         with contextlib.suppress(Exception):
@@ -323,9 +329,20 @@ class _Ajutor:
         if self.proces.poll() is None:
             self.proces.kill()
             self.proces.wait()
+        with contextlib.suppress(Exception):
+            self.proces.stdout.close()
 
 
 _AJUTOR: _Ajutor | None = None
+
+
+def _opreste_ajutorul() -> None:
+    """Oprește ajutorul acestui proces, dacă există (la ieșirea interpretorului, ca niciun proces
+    și nicio legătură cu el să nu rămână deschise)."""
+    global _AJUTOR
+    if _AJUTOR is not None:
+        _AJUTOR.opreste()
+        _AJUTOR = None
 
 
 def _mediul_pentru_ajutor() -> dict:
@@ -349,6 +366,8 @@ def _ajutorul(backend: str) -> _Ajutor | None:
         _AJUTOR = None
     if _AJUTOR is None:
         _AJUTOR = _Ajutor(mediu)
+        atexit.unregister(_opreste_ajutorul)  # o singură înregistrare, oricâte ajutoare ar urma
+        atexit.register(_opreste_ajutorul)
     return _AJUTOR
 
 
