@@ -70,9 +70,12 @@ lab: $(MEDIU)
 
 # Testele: pachetul, verificările de conținut, apoi nbval execută fiecare notebook și fiecare
 # soluție, în profilul „rapid” (dimensiuni mici). conftest.py verifică la final că notebook-urile
-# au rămas neatinse.
+# au rămas neatinse. Inductor compilează în procesul care îi cere compilarea, fără grupul lui de
+# procese de compilare: testele țin deja ocupate toate nucleele, iar fiecare proces care compilează
+# ar mai porni câteva interpretoare cu torch doar pentru grup. Lab-ul și validarea păstrează
+# alegerea lui Inductor (cea a cursantului).
 test: $(MEDIU)
-	CURS_PROFIL=rapid $(PY) -m pytest -q $(PARALEL_ARGS) tests notebooks solutions $(NBVAL_ARGS) --durations=15
+	CURS_PROFIL=rapid TORCHINDUCTOR_COMPILE_THREADS=1 $(PY) -m pytest -q $(PARALEL_ARGS) tests notebooks solutions $(NBVAL_ARGS) --durations=15
 
 validare: $(MEDIU)
 	$(PY) -m curs_compilare.instructor.validare --iesire build/validare

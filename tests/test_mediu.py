@@ -60,3 +60,17 @@ def test_compilatorul_cpp_e_gasit_pe_masina_de_test():
 def test_sincronizeaza_pe_cpu_nu_face_nimic():
     mediu.sincronizeaza("cpu")
     mediu.sincronizeaza()
+
+
+def test_make_test_compileaza_fara_grupul_de_procese_al_lui_inductor():
+    """`make test` rulează mai multe procese de teste pe toate nucleele: fiecare proces care compilează
+    o face singur (`TORCHINDUCTOR_COMPILE_THREADS=1`), fără grupul de procese de compilare al lui Inductor,
+    care ar mai porni interpretoare cu torch. Lab-ul și validarea nu fixează variabila."""
+    import re
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
+    retete = {m.group(1): m.group(2) for m in re.finditer(r"^([a-z-]+):.*\n((?:\t.*\n?)+)", makefile, re.M)}
+    assert "TORCHINDUCTOR_COMPILE_THREADS=1" in retete["test"] and "CURS_PROFIL=rapid" in retete["test"]
+    for tinta in ("lab", "validare", "verifica"):
+        assert "TORCHINDUCTOR_COMPILE_THREADS" not in retete[tinta], tinta
