@@ -46,8 +46,8 @@ import contextlib
 import datetime as dt
 import importlib
 import io
-import os
 import json
+import os
 import pickle
 import select
 import signal
@@ -252,6 +252,11 @@ def _exista_procesul(pid: int) -> bool:
     return True
 
 
+def _caile_notebookului() -> list[str]:
+    """`sys.path` al acestui proces, cu intrarea goală (dosarul curent) scrisă ca dosar."""
+    return [c or os.getcwd() for c in sys.path]
+
+
 class _RangDinAjutor:
     """Un rang copiat din procesul ajutor, cu metodele lui `subprocess.Popen` de care are nevoie
     `ruleaza_pe_ranguri`. Nu e copilul notebook-ului, ci al ajutorului, care îl culege când se
@@ -301,7 +306,7 @@ class _Ajutor:
     def __init__(self, mediu: dict):
         self.mediu = mediu
         # Ca rangurile pornite drept interpretoare noi, ajutorul vede căile notebook-ului.
-        cai = os.pathsep.join(dict.fromkeys(c or os.getcwd() for c in sys.path))
+        cai = os.pathsep.join(dict.fromkeys(_caile_notebookului()))
         self.proces = subprocess.Popen(
             [sys.executable, "-u", "-m", __name__, "--ajutor"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, env={**mediu, "PYTHONPATH": cai}, start_new_session=True)
@@ -312,7 +317,7 @@ class _Ajutor:
     def porneste(self, argumente: list[str], iesire: Path, fisier_cod: Path, mediu: dict) -> _RangDinAjutor:
         """Un rang nou, copiat din ajutor, cu `mediu` drept `os.environ`."""
         cerere = {"argumente": argumente, "iesire": str(iesire), "cod": str(fisier_cod), "mediu": mediu,
-                  "dosar_curent": os.getcwd(), "cai": [c or os.getcwd() for c in sys.path]}
+                  "dosar_curent": os.getcwd(), "cai": _caile_notebookului()}
         self.proces.stdin.write((json.dumps(cerere) + "\n").encode())
         self.proces.stdin.flush()
         gata, _, _ = select.select([self.proces.stdout], [], [], _ASTEPTARE_AJUTOR_S)

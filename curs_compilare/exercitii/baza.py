@@ -562,6 +562,15 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
         _porneste_urmarirea()
     gradient = torch.is_grad_enabled()
     configuratie = torch._dynamo.config.get_config_copy()
+
+    def starea_de_dinainte():
+        """Ce poate lăsa în urmă un bloc întrerupt la mijloc: gradienții, configurația lui Dynamo și
+        limbajul lui Triton."""
+        torch.set_grad_enabled(gradient)
+        _restaureaza_configuratia(configuratie)
+        if primul:
+            repara_limbajul_triton()
+
     try:
         _armeaza()
         yield
@@ -569,10 +578,7 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
         al_cui = exceptie.termen or _termen_expirat() or _stare.get("ultimul_declansat")
         if al_cui is not None and al_cui is not termen and al_cui in _termene:
             raise
-        torch.set_grad_enabled(gradient)
-        _restaureaza_configuratia(configuratie)
-        if primul:
-            repara_limbajul_triton()
+        starea_de_dinainte()
         if al_cui is not None and al_cui is not termen and al_cui.final <= time.perf_counter():
             # O întrerupere a unei limite dinăuntru, deja încheiate, ajunsă aici cu întârziere
             # (firul de pază o programase cât limita aceea își trata propria întrerupere): mesajul
@@ -586,10 +592,7 @@ def limita_timp(secunde: float | None, ce: str = "codul tău", mesaj: str | None
         # în codul C++ al lui torch (de exemplu în urmărirea cu tensori *fake* a lui Dynamo), ea
         # devine un TypeError sau un RuntimeError care îi poartă doar textul, iar o verificare poate
         # s-o fi explicat deja ca greșeală a cursantului. Cauza e tot timpul depășit.
-        torch.set_grad_enabled(gradient)
-        _restaureaza_configuratia(configuratie)
-        if primul:
-            repara_limbajul_triton()
+        starea_de_dinainte()
         raise GresealaCursant(mesaj or _mesaj_timp(termen)) from None
     finally:
         _termene.remove(termen)
