@@ -4,8 +4,11 @@
 - după fiecare celulă executată de nbval, citește ce a tipărit celula și o face să pice dacă
   tipărește o concluzie care se contrazice singură („de 0,94 ori mai rapid”), un număr scris
   altfel decât cere cursul („2.63×”, „32 kernel-uri”, True/False) sau o valoare rătăcită
-  (un `Out[]` cu text: celula se termină cu un apel care întoarce ceva)."""
+  (un `Out[]` cu text: celula se termină cu un apel care întoarce ceva);
+- pentru toată rularea: compilatorul C++ cu cache (`tests/compilator_cu_cache.py`), un fir OpenMP pe
+  proces și, pe Linux fără GPU, kernel-urile notebook-urilor pornite calde (`tests/nuclee_calde.py`)."""
 
+import functools
 import hashlib
 import json
 import os
@@ -64,6 +67,34 @@ from curs_compilare import cifre
 from curs_compilare.cifre import probleme_de_format
 from curs_compilare.concluzii import contradictii, text_iesiri
 
+
+
+def _nucleele_calde() -> bool:
+    """Kernel-urile notebook-urilor pornesc calde în rularea testelor: copii ale unui proces care a
+    importat deja torch, Dynamo și Inductor (`tests/nuclee_calde.py`), nu interpretoare noi care le
+    importă din nou (cam 4 s de procesor pe kernel). Doar pe Linux, fără GPU (un proces cu CUDA nu
+    se copiază), cu un fir OpenMP pe proces (serverul de copii nu are alte fire) și dacă
+    `CURS_NUCLEE_CALDE` nu e `0` (și nu într-o copie a configurației fără dosarul `tests`, cum fac
+    testele care pornesc o sesiune pytest separată). Întoarce dacă a pus lansatorul cald."""
+    import torch
+
+    modul_cald = RADACINA / "tests" / "nuclee_calde.py"
+    if (os.environ.get("CURS_NUCLEE_CALDE") == "0" or not sys.platform.startswith("linux") or not modul_cald.is_file()
+            or os.environ.get("OMP_NUM_THREADS") != "1" or torch.cuda.is_available()):
+        return False
+    import importlib.util
+
+    from jupyter_client.provisioning import local_provisioner
+
+    specificatie = importlib.util.spec_from_file_location("nuclee_calde", modul_cald)
+    modul = importlib.util.module_from_spec(specificatie)
+    sys.modules["nuclee_calde"] = modul
+    specificatie.loader.exec_module(modul)
+    local_provisioner.launch_kernel = functools.partial(modul.lanseaza, lansare_obisnuita=local_provisioner.launch_kernel)
+    return True
+
+
+NUCLEE_CALDE = _nucleele_calde()
 DOSARE_PAZITE = ("notebooks", "solutions")
 
 
