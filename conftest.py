@@ -68,11 +68,10 @@ from curs_compilare.cifre import probleme_de_format
 from curs_compilare.concluzii import contradictii, text_iesiri
 
 
-
 def _nucleele_calde() -> bool:
     """Kernel-urile notebook-urilor pornesc calde în rularea testelor: copii ale unui proces care a
     importat deja torch, Dynamo și Inductor (`tests/nuclee_calde.py`), nu interpretoare noi care le
-    importă din nou (cam 4 s de procesor pe kernel). Doar pe Linux, fără GPU (un proces cu CUDA nu
+    importă din nou (4–5 s de procesor pe kernel). Doar pe Linux, fără GPU (un proces cu CUDA nu
     se copiază), cu un fir OpenMP pe proces (serverul de copii nu are alte fire) și dacă
     `CURS_NUCLEE_CALDE` nu e `0` (și nu într-o copie a configurației fără dosarul `tests`, cum fac
     testele care pornesc o sesiune pytest separată). Întoarce dacă a pus lansatorul cald."""

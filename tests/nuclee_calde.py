@@ -1,7 +1,7 @@
 """Kernel-urile notebook-urilor din teste, pornite calde: copii ale unui proces care a importat deja torch.
 
 Fiecare notebook executat de nbval (și fiecare soluție) primește un kernel nou, un interpretor
-Python care importă din nou torch, Dynamo și Inductor: cam 5 s de procesor pe kernel, la fiecare
+Python care importă din nou torch, Dynamo și Inductor: 4–5 s de procesor pe kernel, la fiecare
 din cele peste 20 de notebook-uri ale unei rulări. Aici, kernel-ul e o copie (`fork`) a unui
 proces care a făcut deja importurile acestea: serverul de copii al lui `multiprocessing`
 (`forkserver`), pornit o dată în fiecare proces de teste, cu importurile date ca preîncărcare.
